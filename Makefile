@@ -1,0 +1,51 @@
+# tribes: one Makefile for developers and CI. `make run` serves, `make test` checks.
+# Every target installs what it needs first (a local .venv, generated protobuf code).
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := .make
+PROTOS := $(shell find protos -name '*.proto' 2>/dev/null)
+GEN    := service/tribes/v1/.generated
+
+.PHONY: install protos run test soak lint format bench clean
+
+install: $(STAMP)/installed $(GEN)
+
+$(STAMP)/installed: pyproject.toml
+	@mkdir -p $(STAMP)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+protos: $(GEN)
+
+$(GEN): $(STAMP)/installed $(PROTOS) deploy/scripts/gen_protos.py
+	$(PY) deploy/scripts/gen_protos.py
+	@touch $@
+
+run: install
+	$(PY) -m tribes
+
+test: install
+	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 $(PYTEST_ARGS)
+
+soak: install
+	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 -m soak --run-soak $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check service clients tests
+	$(VENV)/bin/ruff format --check service clients tests
+	$(VENV)/bin/mypy service/tribes clients/tribes_client
+	$(VENV)/bin/lint-imports
+
+format: install
+	$(VENV)/bin/ruff check --fix service clients tests
+	$(VENV)/bin/ruff format service clients tests
+
+bench: install
+	deploy/scripts/with-redis.sh $(PY) -m tribes_client.bench $(BENCH_ARGS)
+
+clean:
+	rm -rf $(STAMP) service/tribes/v1 .pytest_cache .mypy_cache .ruff_cache

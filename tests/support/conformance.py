@@ -1,0 +1,159 @@
+"""The one conformance suite every game passes (OpenSpiel's api_test, pgx's checks).
+
+A game's tests describe it once as a ``Subject`` (its ``GameDef``, the configurations
+to play, and a ``perturb`` function that changes only what a given seat must not
+know); ``tests/games/test_conformance.py`` then runs the same checks over all games:
+
+* random seeded playouts reach the end, with the game's invariants after every move
+  and the contract's own (sorted unique legal moves, keys that parse back, someone to
+  act until the end, ``apply`` leaves its input unchanged);
+* on sampled states: views do not change when hidden data is perturbed, the codec
+  round-trips exactly, and no view contains the PRNG state;
+* replaying seed + moves rebuilds the same final state.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tribes.engine import SPECTATOR, GameDef
+from tribes.engine.driver import new_game, play
+from tribes.engine.rng import Rng
+
+AnyGame = GameDef[Any, Any, Any]
+Perturb = Callable[[Any, int, Rng], Any]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One way to create the game: a seat count and options."""
+
+    seats: int
+    options: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        return f"{self.seats}p" + (f"[{opts}]" if opts else "")
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A game as the conformance suite sees it."""
+
+    game: AnyGame
+    configs: tuple[Config, ...]
+    perturb: Perturb
+    playouts: int = 100  # seeded games per config in the default test run
+    max_moves: int = 20_000  # a playout longer than this is a liveness bug
+    sample_every: int = 17  # costly checks (perturbation, codec) on every n-th state
+
+
+@dataclass
+class Playout:
+    seed: int
+    moves: list[tuple[int, str]]
+    final: Any
+
+
+def random_playout(
+    subject: Subject,
+    config: Config,
+    seed: int,
+    *,
+    checks: bool = True,
+    costly_checks: bool = True,
+) -> Playout:
+    """Play one seeded game with random legal moves, checking as it goes."""
+    game = subject.game
+    state = new_game(game, config.seats, config.options, seed)
+    chooser = Rng(seed ^ 0x5EED)
+    moves: list[tuple[int, str]] = []
+    for step in range(subject.max_moves + 1):
+        if checks:
+            check_state(game, state, config.seats)
+            if costly_checks and step % subject.sample_every == 0:
+                check_hidden(subject, state, config.seats, chooser)
+        if game.result(state) is not None:
+            return Playout(seed, moves, state)
+        seats = game.to_act(state)
+        seat = chooser.choice(seats)
+        legal = game.legal_moves(state, seat)
+        move = chooser.choice(legal)
+        prev = state
+        snapshot = copy.deepcopy(state) if checks and step % subject.sample_every == 0 else None
+        state = play(game, state, seat, move, legal)
+        if snapshot is not None:
+            assert prev == snapshot, "apply must not mutate its input"
+        moves.append((seat, move.key))
+    raise AssertionError(f"{game.id} {config.label} seed {seed}: no end after {subject.max_moves} moves")
+
+
+def check_state(game: AnyGame, state: Any, seats: int) -> None:
+    """The contract's cheap checks plus the game's own invariants."""
+    result = game.result(state)
+    acting = game.to_act(state)
+    if result is not None:
+        assert acting == (), "a finished game has nobody to act"
+        assert len(result.scores) == seats and len(result.ranks) == seats
+        assert min(result.ranks) == 1
+    else:
+        assert acting, "a running game has somebody to act"
+        assert len(set(acting)) == len(acting) and all(0 <= s < seats for s in acting)
+        for seat in acting:
+            legal = game.legal_moves(state, seat)
+            assert legal, f"seat {seat} is to act but has no legal move"
+            keys = [m.key for m in legal]
+            assert keys == sorted(keys), "legal moves are sorted by key"
+            assert len(set(keys)) == len(keys), "legal move keys are unique"
+    if game.check_invariants is not None:
+        game.check_invariants(state)
+
+
+def check_hidden(subject: Subject, state: Any, seats: int, rng: Rng) -> None:
+    """Views ignore hidden data; the codec round-trips; views hold no PRNG state."""
+    game = subject.game
+    blob = game.encode(state)
+    assert game.decode(blob) == state, "codec round trip"
+    assert game.encode(game.decode(blob)) == blob, "codec is deterministic"
+    for viewer in [SPECTATOR, *range(seats)]:
+        seen = game.view(state, viewer)
+        for _ in range(2):
+            other = subject.perturb(state, viewer, rng)
+            assert game.view(other, viewer) == seen, f"view of {viewer} depends on hidden data"
+        assert state.rng not in _ints(seen), "the PRNG state must never appear in a view"
+
+
+def _ints(value: Any) -> set[int]:
+    """Every large int inside a view (small ints are ordinary game numbers)."""
+    found: set[int] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            if abs(item) > 1 << 20:
+                found.add(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+        elif isinstance(item, (tuple, list, frozenset, set)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    return found
+
+
+def replay(game: AnyGame, config: Config, seed: int, moves: list[tuple[int, str]]) -> Any:
+    """Rebuild a game from its seed and move log (as the service's replay does)."""
+    from tribes.engine.driver import find_move
+
+    state = new_game(game, config.seats, config.options, seed)
+    for seat, key in moves:
+        state = play(game, state, seat, find_move(game, state, seat, key))
+    return state
