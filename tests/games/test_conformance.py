@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import importlib
+import pathlib
 
 import pytest
 
 from tests.support.conformance import Config, Subject, random_playout, replay
 
-#: Every game's test support module; each exposes ``SUBJECT``.
-SUBJECT_MODULES = ("tests.games.goofspiel.support",)
-
 
 def _subjects() -> list[Subject]:
-    return [importlib.import_module(name).SUBJECT for name in SUBJECT_MODULES]
+    """Every game's ``tests/games/<game>/support.py`` exposes its ``SUBJECT``."""
+    here = pathlib.Path(__file__).parent
+    names = sorted(p.parent.name for p in here.glob("*/support.py"))
+    return [importlib.import_module(f"tests.games.{name}.support").SUBJECT for name in names]
 
 
 CASES = [(s, c) for s in _subjects() for c in s.configs]
