@@ -90,7 +90,9 @@ def random_playout(
         if snapshot is not None:
             assert prev == snapshot, "apply must not mutate its input"
         moves.append((seat, move.key))
-    raise AssertionError(f"{game.id} {config.label} seed {seed}: no end after {subject.max_moves} moves")
+    raise AssertionError(
+        f"{game.id} {config.label} seed {seed}: no end after {subject.max_moves} moves"
+    )
 
 
 def check_state(game: AnyGame, state: Any, seats: int) -> None:

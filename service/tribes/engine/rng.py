@@ -66,4 +66,3 @@ class Rng:
     def choice(self, items: Sequence[T]) -> T:
         """One element, uniformly."""
         return items[self.below(len(items))]
-

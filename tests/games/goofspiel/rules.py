@@ -71,7 +71,7 @@ def _reveal(state: State, bids: tuple[int, ...]) -> State:
         hands=hands,
         bids=(None,) * state.seats,
         scores=tuple(scores),
-        tricks=state.tricks + (Trick(state.prize, bids, winner),),
+        tricks=(*state.tricks, Trick(state.prize, bids, winner)),
     )
 
 

@@ -16,9 +16,7 @@ def perturb(state: State, viewer: int, rng: Rng) -> State:
         bid if bid is None or seat == viewer else rng.choice(state.hands[seat])
         for seat, bid in enumerate(state.bids)
     )
-    return replace(
-        state, prize_deck=rng.shuffled(state.prize_deck), bids=bids, rng=rng.next_u64()
-    )
+    return replace(state, prize_deck=rng.shuffled(state.prize_deck), bids=bids, rng=rng.next_u64())
 
 
 SUBJECT = Subject(

@@ -1,0 +1,263 @@
+"""A small typed client for the tribes service: ``AsyncClient`` and the sync ``Client``.
+
+The client keeps the seat token (sent as ``authorization: Bearer <token>``), gives
+every mutating call a fresh ``request_id`` and reuses it when it retries after
+UNAVAILABLE or a deadline, so a retry can never play a move twice. Failures raise
+``TribesError`` with the gRPC code, the service's reason and its metadata.
+
+    async with AsyncClient("127.0.0.1:50051") as client:
+        game, tokens = await client.create_game("five_tribes", seats=3)
+        seat0 = client.with_token(tokens[0])
+        snap = await seat0.get_game(game.name)
+        snap = await seat0.apply_move(game.name, move_id=snap.legal_moves[0].id,
+                                      expected_version=snap.version)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+
+from tribes.v1 import common_pb2 as pb
+from tribes.v1 import game_service_pb2 as spb
+from tribes.v1 import game_service_pb2_grpc as spb_grpc
+
+T = TypeVar("T")
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+_RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+@dataclass
+class TribesError(Exception):
+    """A failed call: gRPC code, the service's reason (e.g. ILLEGAL_MOVE) and message."""
+
+    code: grpc.StatusCode
+    reason: str
+    message: str
+    metadata: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.code.name} {self.reason}: {self.message}"
+
+    @classmethod
+    def from_rpc_error(cls, err: grpc.aio.AioRpcError) -> TribesError:
+        reason, metadata = "", {}
+        for key, value in err.trailing_metadata() or ():
+            if key == "grpc-status-details-bin":
+                status = status_pb2.Status.FromString(value)
+                for detail in status.details:
+                    info = error_details_pb2.ErrorInfo()
+                    if detail.Unpack(info):
+                        reason, metadata = info.reason, dict(info.metadata)
+        return cls(err.code(), reason, err.details() or "", metadata)
+
+
+class AsyncClient:
+    """Async client; one channel, optionally acting for one seat."""
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        token: str | None = None,
+        timeout: float = 10.0,
+        retries: int = 2,
+        channel: grpc.aio.Channel | None = None,
+    ) -> None:
+        self.target = target
+        self.token = token
+        self.timeout = timeout
+        self.retries = retries
+        self._owns_channel = channel is None
+        self._channel = channel if channel is not None else grpc.aio.insecure_channel(target)
+        self._stub = spb_grpc.GameServiceStub(self._channel)
+
+    def with_token(self, token: str | None) -> AsyncClient:
+        """A client on the same channel acting for the seat of ``token``."""
+        return AsyncClient(
+            self.target,
+            token=token,
+            timeout=self.timeout,
+            retries=self.retries,
+            channel=self._channel,
+        )
+
+    async def close(self) -> None:
+        if self._owns_channel:
+            await self._channel.close()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def _metadata(self) -> tuple[tuple[str, str], ...] | None:
+        return (("authorization", f"Bearer {self.token}"),) if self.token else None
+
+    async def _call(self, method: Callable[..., Awaitable[T]], request: Any) -> T:
+        """One unary call, retried on UNAVAILABLE/DEADLINE (requests carry their id)."""
+        for attempt in range(self.retries + 1):
+            try:
+                return await method(request, metadata=self._metadata, timeout=self.timeout)
+            except grpc.aio.AioRpcError as err:
+                if err.code() in _RETRYABLE and attempt < self.retries:
+                    await asyncio.sleep(0.1 * 2**attempt)
+                    continue
+                raise TribesError.from_rpc_error(err) from None
+        raise AssertionError("unreachable")
+
+    async def list_game_types(self) -> list[pb.GameType]:
+        response = await self._call(self._stub.ListGameTypes, spb.ListGameTypesRequest())
+        return list(response.game_types)
+
+    async def create_game(
+        self,
+        game_type: str,
+        seats: int,
+        options: Mapping[str, str] | None = None,
+        *,
+        seed: int | None = None,
+        request_id: str | None = None,
+    ) -> tuple[pb.GameSnapshot, list[str]]:
+        """Create a game; returns its (spectator) snapshot and the seat tokens."""
+        request = spb.CreateGameRequest(
+            game_type=game_type,
+            seat_count=seats,
+            options=dict(options or {}),
+            request_id=request_id or uuid.uuid4().hex,
+        )
+        if seed is not None:
+            request.seed = seed
+        response = await self._call(self._stub.CreateGame, request)
+        return response.game, list(response.seat_tokens)
+
+    async def get_game(self, name: str) -> pb.GameSnapshot:
+        return await self._call(self._stub.GetGame, spb.GetGameRequest(name=name))
+
+    async def apply_move(
+        self,
+        name: str,
+        *,
+        move_id: str | None = None,
+        move: pb.Move | None = None,
+        expected_version: int = 0,
+        request_id: str | None = None,
+    ) -> pb.GameSnapshot:
+        """Play one move (by legal-move id or typed) for this client's seat."""
+        if (move_id is None) == (move is None):
+            raise ValueError("give exactly one of move_id and move")
+        request = spb.ApplyMoveRequest(
+            name=name,
+            expected_version=expected_version,
+            request_id=request_id or uuid.uuid4().hex,
+        )
+        if move is not None:
+            request.move.CopyFrom(move)
+        else:
+            request.move_id = move_id or ""
+        return await self._call(self._stub.ApplyMove, request)
+
+    async def list_moves(self, name: str, *, page_size: int = 100) -> list[pb.MoveRecord]:
+        """The whole move log (all pages) as this client may see it."""
+        records: list[pb.MoveRecord] = []
+        token = ""
+        while True:
+            response = await self._call(
+                self._stub.ListMoves,
+                spb.ListMovesRequest(name=name, page_size=page_size, page_token=token),
+            )
+            records.extend(response.moves)
+            token = response.next_page_token
+            if not token:
+                return records
+
+    async def watch(self, name: str) -> AsyncGenerator[pb.GameSnapshot, None]:
+        """Snapshots as the game changes, until it ends."""
+        call = self._stub.WatchGame(spb.WatchGameRequest(name=name), metadata=self._metadata)
+        try:
+            async for snapshot in call:
+                yield snapshot
+        except grpc.aio.AioRpcError as err:
+            raise TribesError.from_rpc_error(err) from None
+        finally:
+            call.cancel()
+
+
+class Client:
+    """The same API, synchronous: drives an ``AsyncClient`` on a private event loop."""
+
+    def __init__(
+        self, target: str = DEFAULT_TARGET, *, token: str | None = None, **kw: Any
+    ) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._async = self._loop.run_until_complete(self._make(target, token, kw))
+        self._owner = True
+
+    @staticmethod
+    async def _make(target: str, token: str | None, kw: dict[str, Any]) -> AsyncClient:
+        return AsyncClient(target, token=token, **kw)
+
+    @classmethod
+    def _wrapping(cls, loop: asyncio.AbstractEventLoop, inner: AsyncClient) -> Client:
+        client = cls.__new__(cls)
+        client._loop, client._async, client._owner = loop, inner, False
+        return client
+
+    @property
+    def token(self) -> str | None:
+        return self._async.token
+
+    def with_token(self, token: str | None) -> Client:
+        return Client._wrapping(self._loop, self._async.with_token(token))
+
+    def _run(self, coro: Awaitable[T]) -> T:
+        return self._loop.run_until_complete(coro)
+
+    def list_game_types(self) -> list[pb.GameType]:
+        return self._run(self._async.list_game_types())
+
+    def create_game(
+        self, game_type: str, seats: int, options: Mapping[str, str] | None = None, **kw: Any
+    ) -> tuple[pb.GameSnapshot, list[str]]:
+        return self._run(self._async.create_game(game_type, seats, options, **kw))
+
+    def get_game(self, name: str) -> pb.GameSnapshot:
+        return self._run(self._async.get_game(name))
+
+    def apply_move(self, name: str, **kw: Any) -> pb.GameSnapshot:
+        return self._run(self._async.apply_move(name, **kw))
+
+    def list_moves(self, name: str, **kw: Any) -> list[pb.MoveRecord]:
+        return self._run(self._async.list_moves(name, **kw))
+
+    def watch(self, name: str) -> Iterator[pb.GameSnapshot]:
+        stream = self._async.watch(name)
+        try:
+            while True:
+                try:
+                    yield self._run(anext(stream))
+                except StopAsyncIteration:
+                    return
+        finally:
+            self._run(stream.aclose())
+
+    def close(self) -> None:
+        """Close the channel and loop (clients made by ``with_token`` share them)."""
+        if self._owner:
+            self._run(self._async.close())
+            self._loop.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

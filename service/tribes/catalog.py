@@ -1,0 +1,69 @@
+"""The games a server hosts: each game's rules (``GameDef``) with its wire module.
+
+Built from the built-in games plus plugins named in ``TRIBES_GAME_PLUGINS`` (a module
+exposing ``GAME`` and ``WIRE``: how tests serve the example game, and how a new game
+can be tried before it is built in).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from tribes.engine.game import GameDef
+from tribes.engine.registry import Registry
+from tribes.wire import GameWire
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    game: GameDef[Any, Any, Any]
+    wire: GameWire[Any, Any]
+
+
+class Catalog:
+    def __init__(self, entries: Iterable[Entry] = ()) -> None:
+        self.registry = Registry()
+        self._wires: dict[str, GameWire[Any, Any]] = {}
+        for entry in entries:
+            self.add(entry)
+
+    def add(self, entry: Entry) -> None:
+        if entry.wire.game_id != entry.game.id:
+            raise ValueError(f"wire {entry.wire.game_id!r} does not belong to {entry.game.id!r}")
+        self.registry.register(entry.game)
+        self._wires[entry.game.id] = entry.wire
+
+    def get(self, game_id: str) -> Entry:
+        """The entry; UnknownGameTypeError (NOT_FOUND) for an id nobody registered."""
+        game = self.registry.get(game_id)
+        return Entry(game, self._wires[game_id])
+
+    def __iter__(self) -> Iterator[Entry]:
+        return (Entry(game, self._wires[game.id]) for game in self.registry)
+
+
+def builtin_entries() -> list[Entry]:
+    """The games every server hosts."""
+    entries: list[Entry] = []
+    for name in BUILTIN:
+        entries.append(plugin_entry(name))
+    return entries
+
+
+#: Modules exposing GAME and WIRE for each built-in game.
+BUILTIN: tuple[str, ...] = ()
+
+
+def plugin_entry(module_name: str) -> Entry:
+    module = importlib.import_module(module_name)
+    try:
+        return Entry(module.GAME, module.WIRE)
+    except AttributeError as exc:
+        raise ValueError(f"game plugin {module_name!r} must define GAME and WIRE") from exc
+
+
+def build_catalog(plugins: Iterable[str] = ()) -> Catalog:
+    return Catalog([*builtin_entries(), *(plugin_entry(name) for name in plugins)])

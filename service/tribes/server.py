@@ -1,0 +1,188 @@
+"""Assembles and runs the server: store, catalog, servicer, health, reflection, metrics.
+
+``App.create(settings)`` builds everything and binds (port 0 picks a free port, so
+tests can run many servers); ``serve()`` runs until SIGTERM/SIGINT and then shuts down
+gracefully: health turns NOT_SERVING, new calls are refused, in-flight calls get
+``TRIBES_GRACE_SECONDS`` to finish, then the store is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import signal
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+from prometheus_client import start_http_server
+
+from tribes.catalog import Catalog, build_catalog
+from tribes.interceptors import ObservabilityInterceptor
+from tribes.metrics import Metrics
+from tribes.servicer import GameServicer
+from tribes.settings import Settings
+from tribes.store import Store, StoreUnavailableError
+from tribes.store.memory import MemoryStore
+from tribes.store.redis import RedisStore
+from tribes.tokens import SeatTokens
+from tribes.v1 import game_service_pb2, game_service_pb2_grpc
+
+log = logging.getLogger("tribes.server")
+
+SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def make_store(settings: Settings) -> Store:
+    if settings.redis_url:
+        return RedisStore(settings.redis_url, prefix=settings.redis_prefix, ttls=settings.ttls)
+    return MemoryStore(settings.ttls)
+
+
+@dataclass
+class App:
+    settings: Settings
+    server: grpc.aio.Server
+    port: int
+    store: Store
+    metrics: Metrics
+    servicer: GameServicer
+    health: HealthServicer
+    metrics_port: int | None = None
+    _metrics_http: Any = None
+    _health_task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def create(
+        cls, settings: Settings, *, catalog: Catalog | None = None, store: Store | None = None
+    ) -> App:
+        catalog = catalog if catalog is not None else build_catalog(settings.plugins)
+        store = store if store is not None else make_store(settings)
+        metrics = Metrics()
+        secret = (
+            settings.token_secret.encode() if settings.token_secret else await _agreed_secret(store)
+        )
+        servicer = GameServicer(
+            catalog,
+            store,
+            SeatTokens(secret),
+            metrics,
+            allow_seed=settings.allow_seed,
+            cache_games=settings.cache_games,
+        )
+        server = grpc.aio.server(
+            interceptors=[ObservabilityInterceptor(metrics, log_requests=settings.log_requests)],
+            options=[("grpc.so_reuseport", 0)],
+        )
+        game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)
+        health = HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health, server)
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, "grpc.health.v1.Health", reflection.SERVICE_NAME), server
+        )
+        port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+        if port == 0:
+            raise OSError(f"cannot listen on {settings.host}:{settings.port}")
+        return cls(settings, server, port, store, metrics, servicer, health)
+
+    async def start(self) -> None:
+        await self.server.start()
+        if self.settings.metrics_port >= 0:
+            self._metrics_http, _ = start_http_server(
+                self.settings.metrics_port, addr=self.settings.host, registry=self.metrics.registry
+            )
+            self.metrics_port = self._metrics_http.server_port
+        await self._probe()
+        self._health_task = asyncio.create_task(self._watch_store())
+        log.info(
+            "serving tribes.v1 on %s:%d (store: %s, metrics port: %s, games: %s)",
+            self.settings.host,
+            self.port,
+            type(self.store).__name__,
+            self.metrics_port,
+            ", ".join(e.game.id for e in self.servicer.catalog) or "none",
+        )
+
+    async def _probe(self) -> None:
+        try:
+            await asyncio.wait_for(self.store.ping(), timeout=max(self.settings.health_interval, 1))
+            state = SERVING
+        except (StoreUnavailableError, TimeoutError):
+            state = NOT_SERVING
+        await self.health.set("", state)
+        await self.health.set(SERVICE_NAME, state)
+
+    async def _watch_store(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.health_interval)
+            await self._probe()
+
+    async def stop(self, grace: float | None = None) -> None:
+        if self._health_task is not None:
+            self._health_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._health_task
+        await self.health.enter_graceful_shutdown()
+        await self.server.stop(self.settings.grace if grace is None else grace)
+        await self.store.close()
+        if self._metrics_http is not None:
+            self._metrics_http.shutdown()
+            self._metrics_http.server_close()
+
+
+async def _agreed_secret(store: Store) -> bytes:
+    """The token secret every server on this store shares (first proposal wins)."""
+    try:
+        return await store.shared_secret(secrets.token_bytes(32))
+    except StoreUnavailableError:
+        log.error("the store is unreachable at start-up; cannot agree on a token secret")
+        raise
+
+
+async def serve(settings: Settings) -> None:
+    app = await App.create(settings)
+    await app.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    print(f"tribes: listening on {settings.host}:{app.port}", file=sys.stderr, flush=True)
+    await stop.wait()
+    log.info("shutting down (grace %.1fs)", settings.grace)
+    await app.stop()
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=level.upper(),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
+
+
+def main() -> None:
+    settings = Settings.from_env()
+    configure_logging(settings.log_level)
+    loop_factory = None
+    if settings.uvloop:
+        with contextlib.suppress(ImportError):
+            import uvloop
+
+            loop_factory = uvloop.new_event_loop
+    with (
+        contextlib.suppress(KeyboardInterrupt),
+        asyncio.Runner(loop_factory=loop_factory) as runner,
+    ):
+        runner.run(serve(settings))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,480 @@
+"""The GameService RPCs: decode -> load -> play -> save -> encode, in a straight line.
+
+Rules run in ``tribes.engine.driver``; bytes live in the store; protobuf is built in
+``tribes.wire``. Errors are domain exceptions, turned into rich gRPC statuses by one
+table (``tribes.status``) in ``_rpc``.
+
+Decisions worth knowing (README "API"):
+* ``expected_version`` 0 skips the version check. The move is then validated against
+  the freshest state; if another move lands between our read and our write we re-read
+  and re-validate (at most ``_UNCHECKED_ATTEMPTS`` times) instead of answering
+  ABORTED, because the caller asked not to pin a version. With a version given, any
+  mismatch is ABORTED (STALE_VERSION), never retried.
+* A retried ``request_id`` (scoped per game and seat) gets the first answer: the
+  snapshot of the version that request produced, rebuilt by replaying the log when
+  the game has moved on since.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+import grpc
+
+from tribes import status
+from tribes.cache import Cached, StateCache
+from tribes.catalog import Catalog, Entry
+from tribes.engine import SPECTATOR, MalformedMoveError, RulesError, driver
+from tribes.errors import (
+    BadRequestError,
+    BadTokenError,
+    CorruptGameError,
+    GameNotFoundError,
+    ServiceError,
+    StaleVersionError,
+    TokenRequiredError,
+)
+from tribes.metrics import Metrics
+from tribes.records import ENTRY, META, GameMeta, LogEntry
+from tribes.store import CommitOutcome, CommitStatus, Loaded, Store
+from tribes.tokens import SeatTokens
+from tribes.v1 import common_pb2 as pb
+from tribes.v1 import game_service_pb2 as spb
+from tribes.v1 import game_service_pb2_grpc as spb_grpc
+from tribes.wire import snapshot as wire
+
+log = logging.getLogger(__name__)
+
+_NAME = re.compile(r"^games/([A-Za-z0-9_-]{1,64})$")
+_REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
+_UNCHECKED_ATTEMPTS = 3
+_MAX_PAGE = 1000
+_DEFAULT_PAGE = 100
+
+Req = TypeVar("Req")
+Resp = TypeVar("Resp")
+
+
+def _rpc(
+    method: Callable[[GameServicer, Req, grpc.aio.ServicerContext[Req, Resp]], Awaitable[Resp]],
+) -> Callable[[GameServicer, Req, grpc.aio.ServicerContext[Req, Resp]], Awaitable[Resp]]:
+    """Turn domain errors into rich statuses (one table) for a unary RPC."""
+
+    @functools.wraps(method)
+    async def wrapper(
+        self: GameServicer, request: Req, context: grpc.aio.ServicerContext[Req, Resp]
+    ) -> Resp:
+        try:
+            return await method(self, request, context)
+        except status.KNOWN as exc:
+            await _abort(context, exc)
+            raise  # unreachable: abort raises
+
+    return wrapper
+
+
+async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: Exception) -> None:
+    code, message, trailers = status.rich_status(exc)
+    await context.abort(code, message, trailing_metadata=trailers)
+
+
+class GameServicer(spb_grpc.GameServiceServicer):
+    def __init__(
+        self,
+        catalog: Catalog,
+        store: Store,
+        tokens: SeatTokens,
+        metrics: Metrics,
+        *,
+        allow_seed: bool = False,
+        cache_games: int = 10_000,
+    ) -> None:
+        self.catalog = catalog
+        self.store = store
+        self.tokens = tokens
+        self.metrics = metrics
+        self.allow_seed = allow_seed
+        self.cache = StateCache(cache_games)
+
+    # -- RPCs ---------------------------------------------------------------------------
+
+    @_rpc
+    async def ListGameTypes(
+        self, request: spb.ListGameTypesRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> spb.ListGameTypesResponse:
+        return wire.game_types(self.catalog)
+
+    @_rpc
+    async def CreateGame(
+        self, request: spb.CreateGameRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> spb.CreateGameResponse:
+        entry = self.catalog.get(request.game_type)
+        game = entry.game
+        request_id = _request_id(request.request_id)
+        seed = request.seed if self.allow_seed and request.HasField("seed") else None
+        if seed is None:
+            seed = secrets.randbits(64)
+        with self._rule_timer(game.id, "new_game"):
+            state = driver.new_game(game, request.seat_count, dict(request.options), seed)
+        meta = GameMeta(
+            game_type=game.id,
+            seat_count=request.seat_count,
+            options=tuple(sorted(game.resolve_options(dict(request.options)).items())),
+            seed=seed,
+            salt=secrets.token_urlsafe(12),
+            created_ms=int(time.time() * 1000),
+        )
+        game_id = self.tokens.game_id_for(request_id) if request_id else _new_game_id()
+        with self._store_timer("create"):
+            created = await self.store.create(game_id, META.encode(meta), game.encode(state))
+        version = 1
+        if created:
+            self.metrics.games_created.labels(game.id).inc()
+        elif request_id:
+            # A retry: answer with the game the first request created.
+            loaded = await self._load(game_id)
+            meta = self._meta(loaded)
+            if meta.game_type != game.id or meta.seat_count != request.seat_count:
+                raise BadRequestError(
+                    "this request_id was already used to create a different game",
+                    reason="REQUEST_ID_REUSED",
+                )
+            state, version = self._decode(entry, loaded.state), loaded.version
+            self.metrics.idempotent_replays.labels("CreateGame").inc()
+        else:  # a random 72-bit id collided: astronomically unlikely, so say so loudly
+            raise ServiceError("could not allocate a game id; try again")
+        self.cache.put(game_id, version, state, meta)
+        return spb.CreateGameResponse(
+            game=wire.snapshot(entry, game_id, meta, version, state, SPECTATOR, ()),
+            seat_tokens=[
+                self.tokens.issue(game_id, seat, meta.salt) for seat in range(meta.seat_count)
+            ],
+        )
+
+    @_rpc
+    async def GetGame(
+        self, request: spb.GetGameRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.GameSnapshot:
+        game_id = _game_id(request.name)
+        loaded = await self._load(game_id)
+        meta = self._meta(loaded)
+        entry = self.catalog.get(meta.game_type)
+        viewer = self._viewer(context, game_id, meta)
+        cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
+        return self._snapshot(entry, game_id, cached, viewer)
+
+    @_rpc
+    async def ApplyMove(
+        self, request: spb.ApplyMoveRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> pb.GameSnapshot:
+        game_id = _game_id(request.name)
+        token = _bearer(context)
+        if token is None:
+            raise TokenRequiredError("moves need a seat token (authorization: Bearer <token>)")
+        choice = request.WhichOneof("choice")
+        if choice is None:
+            raise MalformedMoveError("the request carries neither a move nor a move_id")
+        request_id = _request_id(request.request_id)
+        # the request-id record is per seat; the seat is verified once the game is known
+        request_key = f"{token.partition('.')[0]}:{request_id}" if request_id else None
+        expected = request.expected_version
+        game_type = "unknown"
+        try:
+            for attempt in range(_UNCHECKED_ATTEMPTS):
+                cached, prior = await self._current(game_id, expected, request_key)
+                entry = self.catalog.get(cached.meta.game_type)
+                game_type = entry.game.id
+                seat = self.tokens.seat_of(game_id, cached.meta.salt, cached.meta.seat_count, token)
+                if prior is not None:
+                    return await self._replay_answer(entry, game_id, cached, seat, prior)
+                if expected and expected != cached.version:
+                    raise StaleVersionError(
+                        f"the game is at version {cached.version}, not {expected}",
+                        current_version=str(cached.version),
+                    )
+                move, state = self._play(entry, cached, seat, request, choice)
+                outcome = await self._commit(entry, game_id, cached, seat, move, state, request_key)
+                if outcome.status is CommitStatus.APPLIED:
+                    fresh = self.cache.put(game_id, outcome.version, state, cached.meta)
+                    return self._snapshot(entry, game_id, fresh, seat)
+                if outcome.status is CommitStatus.DUPLICATE:
+                    return await self._replay_answer(entry, game_id, cached, seat, outcome.version)
+                if outcome.status is CommitStatus.MISSING:
+                    raise GameNotFoundError(f"there is no game {request.name!r}")
+                # CONFLICT: someone else's move landed first
+                self.metrics.version_conflicts.labels(game_type).inc()
+                if expected:
+                    raise StaleVersionError(
+                        f"another move landed first; the game is at version {outcome.version}",
+                        current_version=str(outcome.version),
+                    )
+                log.debug("unchecked move on %s lost a race (attempt %d)", game_id, attempt + 1)
+            raise StaleVersionError(
+                "the game is changing too fast; fetch it and try again",
+                current_version=str(outcome.version),
+            )
+        except (RulesError, ServiceError) as exc:
+            self.metrics.moves_rejected.labels(game_type, exc.reason).inc()
+            raise
+
+    @_rpc
+    async def ListMoves(
+        self, request: spb.ListMovesRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> spb.ListMovesResponse:
+        game_id = _game_id(request.name)
+        size = request.page_size or _DEFAULT_PAGE
+        if not 0 < size <= _MAX_PAGE:
+            raise BadRequestError(f"page_size must be 1..{_MAX_PAGE}", reason="BAD_PAGE_SIZE")
+        start = _page_start(request.page_token)
+        loaded = await self._load(game_id)
+        meta = self._meta(loaded)
+        entry = self.catalog.get(meta.game_type)
+        viewer = self._viewer(context, game_id, meta)
+        with self._store_timer("read_log"):
+            blobs = await self.store.read_log(game_id, start, size + 1)
+        records = [ENTRY.decode(blob) for blob in blobs[:size]]
+        return spb.ListMovesResponse(
+            moves=[wire.move_record(entry, record, viewer) for record in records],
+            next_page_token=str(start + size) if len(blobs) > size else "",
+        )
+
+    async def WatchGame(
+        self, request: spb.WatchGameRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[pb.GameSnapshot]:
+        """A snapshot now, then one per committed version, until the game ends."""
+        try:
+            game_id = _game_id(request.name)
+            async with self.store.watch(game_id) as changes:
+                # subscribed first, read second: no change can fall between the two
+                loaded = await self._load(game_id)
+                meta = self._meta(loaded)
+                entry = self.catalog.get(meta.game_type)
+                viewer = self._viewer(context, game_id, meta)
+                cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
+                self.metrics.watchers.inc()
+                try:
+                    yield self._snapshot(entry, game_id, cached, viewer)
+                    last = cached.version
+                    while not loaded.finished:
+                        change = await anext(changes)
+                        if change.version <= last:
+                            continue
+                        cached = self._cached(entry, game_id, meta, change.version, change.state)
+                        snap = self._snapshot(entry, game_id, cached, viewer)
+                        yield snap
+                        last = change.version
+                        if snap.finished:
+                            return
+                finally:
+                    self.metrics.watchers.dec()
+        except status.KNOWN as exc:
+            await _abort(context, exc)
+
+    # -- steps of a move -----------------------------------------------------------------
+
+    async def _current(
+        self, game_id: str, expected: int, request_key: str | None
+    ) -> tuple[Cached, int | None]:
+        """The state to play against, from the cache when the caller's version is there."""
+        if expected:
+            cached = self.cache.at(game_id, expected)
+            if cached is not None:
+                self.metrics.state_cache.labels("hit").inc()
+                return cached, None
+        self.metrics.state_cache.labels("miss").inc()
+        loaded = await self._load(game_id, request_key)
+        meta = self.cache.meta(game_id) or self._meta(loaded)
+        entry = self.catalog.get(meta.game_type)
+        cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
+        return cached, loaded.prior_version
+
+    def _play(
+        self, entry: Entry, cached: Cached, seat: int, request: spb.ApplyMoveRequest, choice: str
+    ) -> tuple[Any, Any]:
+        """(move, new state), after the driver's checks against the cached legal moves."""
+        game = entry.game
+        with self._rule_timer(game.id, "apply"):
+            driver.check_can_move(game, cached.state, seat)
+            legal = self._legal(entry, cached, seat)
+            if choice == "move_id":
+                move = driver.find_move(game, cached.state, seat, request.move_id, legal)
+            else:
+                move = self._typed_move(entry, request.move)
+            return move, driver.play(game, cached.state, seat, move, legal)
+
+    @staticmethod
+    def _typed_move(entry: Entry, msg: pb.Move) -> Any:
+        arm = msg.WhichOneof("game")
+        if arm != entry.wire.arm:
+            raise MalformedMoveError(
+                f"this is a {entry.game.title} game; the move is for {arm or 'no game'}"
+            )
+        return entry.wire.move_from_proto(getattr(msg, arm))
+
+    async def _commit(
+        self,
+        entry: Entry,
+        game_id: str,
+        cached: Cached,
+        seat: int,
+        move: Any,
+        state: Any,
+        request_key: str | None,
+    ) -> CommitOutcome:
+        """Write the new state, its log entry and the request id in one compare-and-set."""
+        game = entry.game
+        public = game.public_move(cached.state, seat, move)
+        record = LogEntry(
+            version=cached.version + 1,
+            seat=seat,
+            move_id=move.key,
+            description=game.describe(cached.state, move),
+            public_move_id=None if public is None else public.key,
+            public_description=(
+                f"Seat {seat} made a hidden move"
+                if public is None
+                else game.describe(cached.state, public)
+            ),
+            time_ms=int(time.time() * 1000),
+        )
+        finished = game.result(state) is not None
+        with self._store_timer("commit"):
+            outcome = await self.store.commit(
+                game_id,
+                cached.version,
+                game.encode(state),
+                ENTRY.encode(record),
+                finished=finished,
+                request_key=request_key,
+            )
+        if outcome.status is CommitStatus.APPLIED:
+            self.metrics.moves_applied.labels(game.id).inc()
+            if finished:
+                self.metrics.games_finished.labels(game.id).inc()
+        return outcome
+
+    async def _replay_answer(
+        self, entry: Entry, game_id: str, current: Cached, seat: int, version: int
+    ) -> pb.GameSnapshot:
+        """The first answer to a retried request: the snapshot at the version it made."""
+        self.metrics.idempotent_replays.labels("ApplyMove").inc()
+        if current.version == version:
+            return self._snapshot(entry, game_id, current, seat)
+        state = await self._state_at(entry, game_id, current.meta, version)
+        return self._snapshot(entry, game_id, Cached(version, state, current.meta), seat)
+
+    async def _state_at(self, entry: Entry, game_id: str, meta: GameMeta, version: int) -> Any:
+        """Rebuild the state at ``version`` from the seed and the move log."""
+        game = entry.game
+        with self._store_timer("read_log"):
+            blobs = await self.store.read_log(game_id, 0, version - 1)
+        state = driver.new_game(game, meta.seat_count, meta.options_dict, meta.seed)
+        for blob in blobs:
+            record = ENTRY.decode(blob)
+            state = driver.play(
+                game, state, record.seat, driver.find_move(game, state, record.seat, record.move_id)
+            )
+        return state
+
+    # -- helpers ----------------------------------------------------------------------
+
+    async def _load(self, game_id: str, request_key: str | None = None) -> Loaded:
+        with self._store_timer("load"):
+            loaded = await self.store.load(game_id, request_key)
+        if loaded is None:
+            raise GameNotFoundError(f"there is no game 'games/{game_id}'")
+        return loaded
+
+    def _meta(self, loaded: Loaded) -> GameMeta:
+        try:
+            return META.decode(loaded.meta)
+        except ValueError as exc:
+            raise CorruptGameError("the stored game metadata cannot be read") from exc
+
+    def _decode(self, entry: Entry, blob: bytes) -> Any:
+        try:
+            return entry.game.decode(blob)
+        except ValueError as exc:
+            raise CorruptGameError("the stored game state cannot be read") from exc
+
+    def _cached(
+        self, entry: Entry, game_id: str, meta: GameMeta, version: int, blob: bytes
+    ) -> Cached:
+        """The decoded state at ``version``, decoding only when the cache lacks it."""
+        cached = self.cache.at(game_id, version)
+        if cached is None:
+            cached = self.cache.put(game_id, version, self._decode(entry, blob), meta)
+        return cached
+
+    def _legal(self, entry: Entry, cached: Cached, seat: int) -> Sequence[Any]:
+        legal = cached.legal.get(seat)
+        if legal is None:
+            legal = cached.legal[seat] = driver.legal_moves_for(entry.game, cached.state, seat)
+        return legal
+
+    def _snapshot(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> pb.GameSnapshot:
+        legal = self._legal(entry, cached, viewer) if viewer != SPECTATOR else ()
+        return wire.snapshot(
+            entry, game_id, cached.meta, cached.version, cached.state, viewer, legal
+        )
+
+    def _viewer(
+        self, context: grpc.aio.ServicerContext[Any, Any], game_id: str, meta: GameMeta
+    ) -> int:
+        token = _bearer(context)
+        if token is None:
+            return SPECTATOR
+        return self.tokens.seat_of(game_id, meta.salt, meta.seat_count, token)
+
+    def _rule_timer(self, game: str, operation: str) -> Any:
+        return self.metrics.rule_seconds.labels(game, operation).time()
+
+    def _store_timer(self, operation: str) -> Any:
+        return self.metrics.store_seconds.labels(operation).time()
+
+
+def _game_id(name: str) -> str:
+    match = _NAME.match(name)
+    if match is None:
+        raise BadRequestError(
+            f"{name!r} is not a game name (expected games/<id>)", reason="BAD_NAME"
+        )
+    return match.group(1)
+
+
+def _request_id(value: str) -> str:
+    if value and not _REQUEST_ID.match(value):
+        raise BadRequestError(
+            "request_id must be 1-128 printable ASCII characters without spaces",
+            reason="BAD_REQUEST_ID",
+        )
+    return value
+
+
+def _page_start(token: str) -> int:
+    if not token:
+        return 0
+    if not token.isdigit():
+        raise BadRequestError("page_token is not one this server issued", reason="BAD_PAGE_TOKEN")
+    return int(token)
+
+
+def _bearer(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            text = value.decode() if isinstance(value, bytes) else value
+            scheme, _, token = text.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise BadTokenError("authorization must be 'Bearer <seat token>'")
+            return token.strip()
+    return None
+
+
+def _new_game_id() -> str:
+    return secrets.token_urlsafe(9)

@@ -1,0 +1,82 @@
+"""Configuration from environment variables, with defaults that run out of the box.
+
+| variable                       | default   | meaning                                         |
+|--------------------------------|-----------|-------------------------------------------------|
+| TRIBES_HOST                    | 127.0.0.1 | gRPC listen address                             |
+| TRIBES_PORT                    | 50051     | gRPC port (0 = any free port)                   |
+| TRIBES_METRICS_PORT            | 9464      | Prometheus /metrics port (-1 = off, 0 = any)    |
+| REDIS_URL                      | (unset)   | Redis store; unset = embedded in-process store  |
+| TRIBES_REDIS_PREFIX            | tribes    | key prefix (separates deployments)              |
+| TRIBES_TOKEN_SECRET            | (shared)  | token signing secret; unset = agreed via store  |
+| TRIBES_ALLOW_SEED              | 0         | 1 = honour CreateGame.seed (tests, dev only)    |
+| TRIBES_IDLE_TTL_SECONDS        | 2592000   | drop a game nobody moved in for this long       |
+| TRIBES_FINISHED_TTL_SECONDS    | 604800    | keep a finished game this long                  |
+| TRIBES_REQUEST_TTL_SECONDS     | 86400     | remember request ids this long                  |
+| TRIBES_CACHE_GAMES             | 10000     | games whose latest state is kept in memory      |
+| TRIBES_GAME_PLUGINS            | (none)    | extra game modules, comma-separated             |
+| TRIBES_LOG_LEVEL               | INFO      | logging level                                   |
+| TRIBES_LOG_REQUESTS            | 1         | one JSON log line per request                   |
+| TRIBES_HEALTH_INTERVAL_SECONDS | 1.0       | how often health probes the store               |
+| TRIBES_GRACE_SECONDS           | 5.0       | SIGTERM: time given to in-flight calls          |
+| TRIBES_UVLOOP                  | 1         | use uvloop when installed                       |
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tribes.store import Ttls
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 50051
+    metrics_port: int = 9464
+    redis_url: str | None = None
+    redis_prefix: str = "tribes"
+    token_secret: str | None = None
+    allow_seed: bool = False
+    ttls: Ttls = Ttls()
+    cache_games: int = 10_000
+    plugins: tuple[str, ...] = ()
+    log_level: str = "INFO"
+    log_requests: bool = True
+    health_interval: float = 1.0
+    grace: float = 5.0
+    uvloop: bool = True
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        e = os.environ if env is None else env
+
+        def flag(name: str, default: bool) -> bool:
+            value = e.get(name)
+            return default if value is None else value.strip().lower() in ("1", "true", "yes")
+
+        d = cls()
+        return cls(
+            host=e.get("TRIBES_HOST", d.host),
+            port=int(e.get("TRIBES_PORT", d.port)),
+            metrics_port=int(e.get("TRIBES_METRICS_PORT", d.metrics_port)),
+            redis_url=e.get("REDIS_URL") or None,
+            redis_prefix=e.get("TRIBES_REDIS_PREFIX", d.redis_prefix),
+            token_secret=e.get("TRIBES_TOKEN_SECRET") or None,
+            allow_seed=flag("TRIBES_ALLOW_SEED", d.allow_seed),
+            ttls=Ttls(
+                idle=int(e.get("TRIBES_IDLE_TTL_SECONDS", d.ttls.idle)),
+                finished=int(e.get("TRIBES_FINISHED_TTL_SECONDS", d.ttls.finished)),
+                request=int(e.get("TRIBES_REQUEST_TTL_SECONDS", d.ttls.request)),
+            ),
+            cache_games=int(e.get("TRIBES_CACHE_GAMES", d.cache_games)),
+            plugins=tuple(
+                p.strip() for p in e.get("TRIBES_GAME_PLUGINS", "").split(",") if p.strip()
+            ),
+            log_level=e.get("TRIBES_LOG_LEVEL", d.log_level),
+            log_requests=flag("TRIBES_LOG_REQUESTS", d.log_requests),
+            health_interval=float(e.get("TRIBES_HEALTH_INTERVAL_SECONDS", d.health_interval)),
+            grace=float(e.get("TRIBES_GRACE_SECONDS", d.grace)),
+            uvloop=flag("TRIBES_UVLOOP", d.uvloop),
+        )

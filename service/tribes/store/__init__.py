@@ -1,0 +1,21 @@
+"""Where games live: one contract (``base``), two implementations (``redis``, ``memory``)."""
+
+from tribes.store.base import (
+    Change,
+    CommitOutcome,
+    CommitStatus,
+    Loaded,
+    Store,
+    StoreUnavailableError,
+    Ttls,
+)
+
+__all__ = [
+    "Change",
+    "CommitOutcome",
+    "CommitStatus",
+    "Loaded",
+    "Store",
+    "StoreUnavailableError",
+    "Ttls",
+]

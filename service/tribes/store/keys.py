@@ -1,0 +1,33 @@
+"""Every Redis key and channel the service uses, in one place.
+
+All keys of one game share the hash tag ``{<game id>}`` so a game's keys live in one
+Redis Cluster slot and one Lua script may touch them all. ``prefix`` separates
+deployments (and test runs) sharing one Redis.
+"""
+
+from __future__ import annotations
+
+
+class Keys:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def game(self, game_id: str) -> str:
+        """Hash: m = metadata, v = version, s = state, f = finished ("0"/"1")."""
+        return f"{self.prefix}:{{{game_id}}}"
+
+    def log(self, game_id: str) -> str:
+        """List of move-log entries, oldest first."""
+        return f"{self.prefix}:{{{game_id}}}:log"
+
+    def request(self, game_id: str, request_key: str) -> str:
+        """String: the version a request id produced (expires)."""
+        return f"{self.prefix}:{{{game_id}}}:req:{request_key}"
+
+    def changes(self, game_id: str) -> str:
+        """Pub/sub channel: b"<version>:<state bytes>" after every commit."""
+        return f"{self.prefix}:{{{game_id}}}:changes"
+
+    def secret(self) -> str:
+        """String: the token-signing secret shared by every server of the deployment."""
+        return f"{self.prefix}:server-secret"

@@ -1,0 +1,158 @@
+"""The embedded store: the same contract as Redis, inside the server process.
+
+Chosen when no ``REDIS_URL`` is configured, so a newcomer's ``make run`` needs
+nothing else. It is single-process (games vanish on restart, and a second server
+process cannot see them); everything else — compare-and-set, idempotency records,
+expiry, the change feed — behaves exactly as with Redis, and the same contract tests
+run against both. Every method completes without awaiting in between its checks and
+its writes, which is what makes them atomic on one event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from tribes.store.base import (
+    Change,
+    CommitOutcome,
+    CommitStatus,
+    Loaded,
+    Store,
+    StoreUnavailableError,
+    Ttls,
+)
+
+_CLOSED = Change(-1, b"")
+
+
+@dataclass
+class _Game:
+    meta: bytes
+    version: int
+    state: bytes
+    finished: bool
+    log: list[bytes] = field(default_factory=list)
+    requests: dict[str, tuple[int, float]] = field(default_factory=dict)  # key -> (version, expiry)
+    expires: float = 0.0  # 0 = never
+
+
+class MemoryStore(Store):
+    def __init__(self, ttls: Ttls = Ttls(), clock: Callable[[], float] = time.monotonic) -> None:
+        self._ttls = ttls
+        self._clock = clock
+        self._games: dict[str, _Game] = {}
+        self._watchers: dict[str, set[asyncio.Queue[Change]]] = {}
+        self._secret: bytes | None = None
+        self._closed = False
+
+    def _live(self, game_id: str) -> _Game | None:
+        self._check_open()
+        game = self._games.get(game_id)
+        if game is not None and game.expires and game.expires <= self._clock():
+            del self._games[game_id]
+            return None
+        return game
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreUnavailableError("the embedded store is closed")
+
+    def _expiry(self, seconds: int) -> float:
+        return self._clock() + seconds if seconds else 0.0
+
+    async def create(self, game_id: str, meta: bytes, state: bytes) -> bool:
+        if self._live(game_id) is not None:
+            return False
+        self._games[game_id] = _Game(meta, 1, state, False, expires=self._expiry(self._ttls.idle))
+        return True
+
+    async def load(self, game_id: str, request_key: str | None = None) -> Loaded | None:
+        game = self._live(game_id)
+        if game is None:
+            return None
+        prior = self._prior(game, request_key)
+        return Loaded(game.meta, game.version, game.state, game.finished, prior)
+
+    def _prior(self, game: _Game, request_key: str | None) -> int | None:
+        if request_key is None or request_key not in game.requests:
+            return None
+        version, expires = game.requests[request_key]
+        if expires and expires <= self._clock():
+            del game.requests[request_key]
+            return None
+        return version
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: bytes,
+        log_entry: bytes,
+        *,
+        finished: bool,
+        request_key: str | None = None,
+    ) -> CommitOutcome:
+        game = self._live(game_id)
+        if game is None:
+            return CommitOutcome(CommitStatus.MISSING, 0)
+        prior = self._prior(game, request_key)
+        if prior is not None:
+            return CommitOutcome(CommitStatus.DUPLICATE, prior)
+        if game.version != expected_version:
+            return CommitOutcome(CommitStatus.CONFLICT, game.version)
+        game.version += 1
+        game.state = state
+        game.finished = finished
+        game.log.append(log_entry)
+        game.expires = self._expiry(self._ttls.finished if finished else self._ttls.idle)
+        if request_key is not None:
+            game.requests[request_key] = (game.version, self._expiry(self._ttls.request))
+        change = Change(game.version, state)
+        for queue in self._watchers.get(game_id, ()):
+            queue.put_nowait(change)
+        return CommitOutcome(CommitStatus.APPLIED, game.version)
+
+    async def read_log(self, game_id: str, start: int, count: int) -> list[bytes]:
+        game = self._live(game_id)
+        if game is None or count <= 0:
+            return []
+        return game.log[start : start + count]
+
+    @asynccontextmanager
+    async def watch(self, game_id: str) -> AsyncIterator[AsyncIterator[Change]]:
+        self._check_open()
+        queue: asyncio.Queue[Change] = asyncio.Queue()
+        self._watchers.setdefault(game_id, set()).add(queue)
+        try:
+            yield self._drain(queue)
+        finally:
+            watchers = self._watchers.get(game_id, set())
+            watchers.discard(queue)
+            if not watchers:
+                self._watchers.pop(game_id, None)
+
+    async def _drain(self, queue: asyncio.Queue[Change]) -> AsyncIterator[Change]:
+        while True:
+            change = await queue.get()
+            if change is _CLOSED:
+                raise StoreUnavailableError("the embedded store was closed")
+            yield change
+
+    async def shared_secret(self, proposal: bytes) -> bytes:
+        self._check_open()
+        if self._secret is None:
+            self._secret = proposal
+        return self._secret
+
+    async def ping(self) -> None:
+        self._check_open()
+
+    async def close(self) -> None:
+        self._closed = True
+        for queues in self._watchers.values():
+            for queue in queues:
+                queue.put_nowait(_CLOSED)

@@ -1,0 +1,219 @@
+"""Operations: metrics, health against a Redis that stops, replicas sharing Redis,
+replay from the log, graceful shutdown, the embedded store."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import grpc
+import pytest
+import redis as sync_redis
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tests.games.goofspiel import GAME
+from tests.service.helpers import create, fails, get, move
+from tests.support.redis_server import PrivateRedis
+from tests.support.server import bearer, running_app, server_process
+from tribes.engine.driver import find_move, new_game, play
+from tribes.records import ENTRY, META
+from tribes.server import App
+from tribes.store.memory import MemoryStore
+from tribes.store.redis import RedisStore
+from tribes.v1 import game_service_pb2 as spb
+from tribes.v1 import game_service_pb2_grpc as spb_grpc
+
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+@pytest.fixture
+def private_redis() -> Iterator[PrivateRedis]:
+    server = PrivateRedis()
+    server.start()
+    yield server
+    server.close()
+
+
+def _scrape(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        return str(response.read().decode())
+
+
+def _sample(text: str, name: str, **labels: str) -> float:
+    """The value of one sample in Prometheus text format."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                return float(sample.value)
+    raise AssertionError(f"no sample {name} {labels}")
+
+
+async def test_metrics_count_calls_moves_and_rejections(app: App) -> None:
+    """The /metrics endpoint reports gRPC calls by method and code and the game metrics."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+        stub = spb_grpc.GameServiceStub(channel)
+        created = await create(stub)
+        await move(stub, created.name, created.tokens[0], "bid:1")
+        await fails(move(stub, created.name, created.tokens[0], "bid:2"))
+        await fails(move(stub, created.name, created.tokens[1], "bid:1", expected=1))
+        await get(stub, created.name)
+    assert app.metrics_port is not None
+    text = _scrape(app.metrics_port)
+    method = {"grpc_service": "tribes.v1.GameService", "grpc_type": "unary"}
+    assert _sample(text, "grpc_server_started_total", grpc_method="ApplyMove", **method) == 3
+    assert (
+        _sample(
+            text, "grpc_server_handled_total", grpc_method="ApplyMove", grpc_code="OK", **method
+        )
+        == 1
+    )
+    assert (
+        _sample(
+            text,
+            "grpc_server_handled_total",
+            grpc_method="ApplyMove",
+            grpc_code="FAILED_PRECONDITION",
+            **method,
+        )
+        == 1
+    )
+    assert (
+        _sample(
+            text,
+            "grpc_server_handled_total",
+            grpc_method="ApplyMove",
+            grpc_code="ABORTED",
+            **method,
+        )
+        == 1
+    )
+    assert _sample(text, "grpc_server_handling_seconds_count", grpc_method="GetGame", **method) == 1
+    assert _sample(text, "tribes_moves_applied_total", game="goofspiel") == 1
+    assert (
+        _sample(text, "tribes_moves_rejected_total", game="goofspiel", reason="NOT_YOUR_TURN") == 1
+    )
+    assert (
+        _sample(text, "tribes_moves_rejected_total", game="goofspiel", reason="STALE_VERSION") == 1
+    )
+    assert _sample(text, "tribes_games_created_total", game="goofspiel") == 1
+    assert _sample(text, "tribes_store_seconds_count", operation="commit") == 1
+    assert _sample(text, "tribes_rule_seconds_count", game="goofspiel", operation="apply") >= 2
+
+
+async def test_health_follows_redis_down_and_back(private_redis: PrivateRedis) -> None:
+    """Health turns NOT_SERVING when Redis stops and SERVING when it returns; moves
+    meanwhile fail with UNAVAILABLE and change nothing."""
+    store = RedisStore(private_redis.url, prefix="health", timeout=0.5)
+    async with running_app(store) as app:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            stub = spb_grpc.GameServiceStub(channel)
+            created = await create(stub)
+            assert await _health(health) == SERVING
+            private_redis.stop()
+            assert await _wait_health(health, NOT_SERVING)
+            code, reason, _ = await fails(move(stub, created.name, created.tokens[0], "bid:1"))
+            assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE")
+            private_redis.start()  # same port, empty: the game is gone with the old server
+            assert await _wait_health(health, SERVING)
+            fresh = await create(stub)
+            assert (await move(stub, fresh.name, fresh.tokens[0], "bid:1")).version == 2
+
+
+async def _health(stub: health_pb2_grpc.HealthStub) -> int:
+    reply = await stub.Check(health_pb2.HealthCheckRequest(service="tribes.v1.GameService"))
+    return int(reply.status)
+
+
+async def _wait_health(stub: health_pb2_grpc.HealthStub, wanted: int) -> bool:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if await _health(stub) == wanted:
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+async def test_watch_sees_moves_made_through_another_server_process(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Two server processes on one Redis: a watcher on one sees moves made on the other."""
+    env = {"REDIS_URL": redis_url, "TRIBES_REDIS_PREFIX": redis_prefix}
+    with server_process(env) as first, server_process(env) as second:
+        async with (
+            grpc.aio.insecure_channel(first.target) as ch1,
+            grpc.aio.insecure_channel(second.target) as ch2,
+        ):
+            on_first, on_second = spb_grpc.GameServiceStub(ch1), spb_grpc.GameServiceStub(ch2)
+            created = await create(on_first, cards="3")
+            stream = on_second.WatchGame(spb.WatchGameRequest(name=created.name))
+            assert (await stream.read()).version == 1
+            await move(on_first, created.name, created.tokens[0], "bid:2")
+            await move(on_first, created.name, created.tokens[1], "bid:3")
+            seen = [await asyncio.wait_for(stream.read(), 10) for _ in range(2)]
+            assert [s.version for s in seen] == [2, 3]
+            assert len(seen[1].view.goofspiel.tricks) == 1
+            # tokens from one process work on the other (shared signing secret)
+            snap = await move(on_second, created.name, created.tokens[0], "bid:1", expected=3)
+            assert snap.version == 4
+            stream.cancel()
+
+
+async def test_replaying_seed_and_log_reproduces_the_stored_state(
+    stub: spb_grpc.GameServiceStub, redis_url: str, redis_prefix: str
+) -> None:
+    """The stored seed and move log rebuild exactly the stored state bytes."""
+    created = await create(stub, seats=3, cards="5")
+    for _ in range(4):
+        for seat in range(3):
+            snap = await get(stub, created.name, created.tokens[seat])
+            await move(stub, created.name, created.tokens[seat], snap.legal_moves[-1].id)
+    client = sync_redis.Redis.from_url(redis_url)
+    key = f"{redis_prefix}:{{{created.game_id}}}"
+    meta = META.decode(client.hget(key, "m"))
+    stored_state = client.hget(key, "s")
+    entries = [ENTRY.decode(b) for b in client.lrange(f"{key}:log", 0, -1)]
+    client.close()
+    assert len(entries) == 12
+    state = new_game(GAME, meta.seat_count, meta.options_dict, meta.seed)
+    for entry in entries:
+        state = play(GAME, state, entry.seat, find_move(GAME, state, entry.seat, entry.move_id))
+    assert GAME.encode(state) == stored_state
+
+
+def test_sigterm_shuts_down_gracefully(redis_url: str, redis_prefix: str) -> None:
+    """SIGTERM stops the server promptly with exit status 0."""
+    with server_process({"REDIS_URL": redis_url, "TRIBES_REDIS_PREFIX": redis_prefix}) as proc:
+        channel = grpc.insecure_channel(proc.target)
+        stub = spb_grpc.GameServiceStub(channel)
+        stub.ListGameTypes(spb.ListGameTypesRequest(), timeout=5)
+        channel.close()
+        began = time.monotonic()
+        proc.proc.send_signal(signal.SIGTERM)
+        assert proc.proc.wait(10) == 0
+        assert time.monotonic() - began < 8
+
+
+async def test_embedded_store_plays_a_whole_game() -> None:
+    """With no Redis configured the embedded store serves a complete game."""
+    async with running_app(MemoryStore()) as app:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+            stub = spb_grpc.GameServiceStub(channel)
+            created = await create(stub, cards="3")
+            snap = None
+            while snap is None or not snap.finished:
+                for seat, token in enumerate(created.tokens):
+                    current = await get(stub, created.name, token)
+                    if seat in current.to_act:
+                        snap = await move(stub, created.name, token, current.legal_moves[0].id)
+            assert snap.version == 7 and snap.result.winners
+            log = await stub.ListMoves(
+                spb.ListMovesRequest(name=created.name), metadata=bearer(created.tokens[0])
+            )
+            assert len(log.moves) == 6

@@ -1,0 +1,209 @@
+"""One contract, two stores: every test here runs against Redis and the embedded store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tribes.store import CommitStatus, Store, Ttls
+from tribes.store.memory import MemoryStore
+from tribes.store.redis import RedisStore
+
+
+@pytest.fixture(params=["redis", "memory"])
+async def store(request: pytest.FixtureRequest, redis_url: str) -> AsyncIterator[Store]:
+    if request.param == "redis":
+        prefix = request.getfixturevalue("redis_prefix")
+        s: Store = RedisStore(redis_url, prefix=prefix)
+    else:
+        s = MemoryStore()
+    yield s
+    await s.close()
+
+
+async def _commit(store: Store, gid: str, expected: int, tag: bytes, **kw: object) -> object:
+    return await store.commit(gid, expected, b"state-" + tag, b"entry-" + tag, finished=False, **kw)  # type: ignore[arg-type]
+
+
+async def test_create_then_load_gives_version_one(store: Store) -> None:
+    """A new game is stored at version 1, not finished, with its metadata."""
+    assert await store.create("g1", b"meta", b"state-0")
+    loaded = await store.load("g1")
+    assert loaded is not None
+    assert (loaded.meta, loaded.version, loaded.state, loaded.finished) == (
+        b"meta",
+        1,
+        b"state-0",
+        False,
+    )
+
+
+async def test_create_refuses_an_existing_id(store: Store) -> None:
+    """Creating an id twice fails and leaves the first game untouched."""
+    assert await store.create("g1", b"meta", b"state-0")
+    assert not await store.create("g1", b"other", b"other")
+    loaded = await store.load("g1")
+    assert loaded is not None and loaded.meta == b"meta" and loaded.state == b"state-0"
+
+
+async def test_load_of_unknown_game_is_none(store: Store) -> None:
+    """Loading a game that does not exist answers None."""
+    assert await store.load("nope") is None
+    assert await store.load("nope", request_key="0:r") is None
+
+
+async def test_commit_at_the_stored_version_applies(store: Store) -> None:
+    """A commit at the stored version writes state, bumps the version, appends the log."""
+    await store.create("g1", b"m", b"state-0")
+    outcome = await store.commit("g1", 1, b"state-1", b"entry-1", finished=False)
+    assert (outcome.status, outcome.version) == (CommitStatus.APPLIED, 2)
+    loaded = await store.load("g1")
+    assert loaded is not None and (loaded.version, loaded.state) == (2, b"state-1")
+    assert await store.read_log("g1", 0, 10) == [b"entry-1"]
+
+
+async def test_commit_at_a_stale_version_changes_nothing(store: Store) -> None:
+    """A commit at any other version is a conflict that reports the stored version."""
+    await store.create("g1", b"m", b"state-0")
+    await store.commit("g1", 1, b"state-1", b"entry-1", finished=False)
+    outcome = await store.commit("g1", 1, b"state-x", b"entry-x", finished=False)
+    assert (outcome.status, outcome.version) == (CommitStatus.CONFLICT, 2)
+    loaded = await store.load("g1")
+    assert loaded is not None and (loaded.version, loaded.state) == (2, b"state-1")
+    assert await store.read_log("g1", 0, 10) == [b"entry-1"]
+
+
+async def test_commit_to_a_missing_game(store: Store) -> None:
+    """Committing to a game that does not exist reports MISSING and creates nothing."""
+    outcome = await store.commit("ghost", 1, b"s", b"e", finished=False)
+    assert outcome.status is CommitStatus.MISSING
+    assert await store.load("ghost") is None
+
+
+async def test_racing_commits_exactly_one_lands(store: Store) -> None:
+    """Many commits racing at one version: exactly one applies, the rest conflict."""
+    await store.create("g1", b"m", b"state-0")
+    outcomes = await asyncio.gather(
+        *(
+            store.commit("g1", 1, f"s{i}".encode(), f"e{i}".encode(), finished=False)
+            for i in range(20)
+        )
+    )
+    applied = [o for o in outcomes if o.status is CommitStatus.APPLIED]
+    assert len(applied) == 1
+    assert all(
+        o.status is CommitStatus.CONFLICT and o.version == 2 for o in outcomes if o not in applied
+    )
+    assert len(await store.read_log("g1", 0, 100)) == 1
+
+
+async def test_request_id_is_remembered(store: Store) -> None:
+    """A retried request id is answered with the version it produced, once."""
+    await store.create("g1", b"m", b"state-0")
+    first = await store.commit("g1", 1, b"s1", b"e1", finished=False, request_key="0:abc")
+    again = await store.commit("g1", 1, b"s1", b"e1", finished=False, request_key="0:abc")
+    assert first.status is CommitStatus.APPLIED and first.version == 2
+    assert (again.status, again.version) == (CommitStatus.DUPLICATE, 2)
+    loaded = await store.load("g1", request_key="0:abc")
+    assert loaded is not None and loaded.prior_version == 2
+    fresh = await store.load("g1", request_key="1:abc")
+    assert fresh is not None and fresh.prior_version is None
+    assert await store.read_log("g1", 0, 10) == [b"e1"]
+
+
+async def test_finished_flag_is_stored(store: Store) -> None:
+    """The finished flag travels with the state."""
+    await store.create("g1", b"m", b"s0")
+    await store.commit("g1", 1, b"s1", b"e1", finished=True)
+    loaded = await store.load("g1")
+    assert loaded is not None and loaded.finished
+
+
+async def test_read_log_pages(store: Store) -> None:
+    """The log is read in pages, oldest first."""
+    await store.create("g1", b"m", b"s0")
+    for v in range(1, 6):
+        await store.commit("g1", v, b"s", f"e{v}".encode(), finished=False)
+    assert await store.read_log("g1", 0, 2) == [b"e1", b"e2"]
+    assert await store.read_log("g1", 4, 2) == [b"e5"]
+    assert await store.read_log("g1", 5, 2) == []
+    assert await store.read_log("g1", 0, 0) == []
+
+
+async def test_watch_sees_every_commit_in_order(store: Store) -> None:
+    """A watcher receives each committed version with its state, in order."""
+    await store.create("g1", b"m", b"s0")
+    async with store.watch("g1") as changes:
+        for v in range(1, 4):
+            await store.commit("g1", v, f"s{v}".encode(), b"e", finished=False)
+        seen = [await asyncio.wait_for(anext(changes), 5) for _ in range(3)]
+    assert [(c.version, c.state) for c in seen] == [(2, b"s1"), (3, b"s2"), (4, b"s3")]
+
+
+async def test_watchers_of_other_games_see_nothing(store: Store) -> None:
+    """A change to one game is not delivered to watchers of another."""
+    await store.create("g1", b"m", b"s0")
+    await store.create("g2", b"m", b"s0")
+    async with store.watch("g2") as changes:
+        await store.commit("g1", 1, b"s1", b"e", finished=False)
+        await store.commit("g2", 1, b"t1", b"e", finished=False)
+        change = await asyncio.wait_for(anext(changes), 5)
+    assert (change.version, change.state) == (2, b"t1")
+
+
+async def test_shared_secret_first_proposal_wins(store: Store) -> None:
+    """Every server sharing a store agrees on the first proposed secret."""
+    assert await store.shared_secret(b"one") == b"one"
+    assert await store.shared_secret(b"two") == b"one"
+
+
+async def test_ping_answers(store: Store) -> None:
+    """A reachable store answers ping."""
+    await store.ping()
+
+
+async def test_memory_store_expires_idle_games() -> None:
+    """The embedded store drops games and request ids after their TTLs, like Redis."""
+    now = [1000.0]
+    store = MemoryStore(Ttls(idle=10, finished=5, request=3), clock=lambda: now[0])
+    await store.create("g1", b"m", b"s0")
+    await store.commit("g1", 1, b"s1", b"e", finished=False, request_key="0:r")
+    now[0] += 4
+    loaded = await store.load("g1", request_key="0:r")
+    assert loaded is not None and loaded.prior_version is None
+    now[0] += 11
+    assert await store.load("g1") is None
+
+
+async def test_redis_keys_share_the_game_hash_tag(redis_url: str, redis_prefix: str) -> None:
+    """Every key of a game carries its {id} hash tag (one Redis Cluster slot)."""
+    import redis.asyncio as aioredis
+
+    store = RedisStore(redis_url, prefix=redis_prefix, ttls=Ttls(idle=100, finished=50, request=30))
+    await store.create("g1", b"m", b"s0")
+    await store.commit("g1", 1, b"s1", b"e", finished=True, request_key="0:r")
+    client = aioredis.Redis.from_url(redis_url)
+    keys = sorted([k.decode() async for k in client.scan_iter(match=f"{redis_prefix}:*")])
+    assert keys == [
+        f"{redis_prefix}:{{g1}}",
+        f"{redis_prefix}:{{g1}}:log",
+        f"{redis_prefix}:{{g1}}:req:0:r",
+    ]
+    assert 0 < await client.ttl(f"{redis_prefix}:{{g1}}") <= 50  # finished games expire sooner
+    assert 0 < await client.ttl(f"{redis_prefix}:{{g1}}:req:0:r") <= 30
+    await client.aclose()
+    await store.close()
+
+
+async def test_redis_down_is_store_unavailable() -> None:
+    """An unreachable Redis raises StoreUnavailableError, never a raw socket error."""
+    from tribes.store import StoreUnavailableError
+
+    store = RedisStore("redis://127.0.0.1:1/0", timeout=0.5)
+    with pytest.raises(StoreUnavailableError):
+        await store.load("g1")
+    with pytest.raises(StoreUnavailableError):
+        await store.ping()
+    await store.close()
