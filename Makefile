@@ -45,7 +45,7 @@ format: install
 	$(VENV)/bin/ruff format service clients tests
 
 bench: install
-	deploy/scripts/with-redis.sh $(PY) -m tribes_client.bench $(BENCH_ARGS)
+	$(PY) -m tribes_client.bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(STAMP) service/tribes/v1 .pytest_cache .mypy_cache .ruff_cache

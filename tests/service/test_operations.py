@@ -217,3 +217,49 @@ async def test_embedded_store_plays_a_whole_game() -> None:
                 spb.ListMovesRequest(name=created.name), metadata=bearer(created.tokens[0])
             )
             assert len(log.moves) == 6
+
+
+async def test_unreadable_stored_state_is_data_loss(
+    stub: spb_grpc.GameServiceStub, redis_url: str, redis_prefix: str
+) -> None:
+    """A stored state that cannot be decoded answers DATA_LOSS (CORRUPT_GAME)."""
+    created = await create(stub)
+    client = sync_redis.Redis.from_url(redis_url)
+    client.hset(f"{redis_prefix}:{{{created.game_id}}}", mapping={"v": 2, "s": b"garbage"})
+    client.close()
+    code, reason, _ = await fails(get(stub, created.name))
+    assert (code, reason) == (grpc.StatusCode.DATA_LOSS, "CORRUPT_GAME")
+
+
+async def test_watch_ends_unavailable_when_redis_goes_away(private_redis: PrivateRedis) -> None:
+    """An open WatchGame stream ends with UNAVAILABLE when the change feed is lost."""
+    store = RedisStore(private_redis.url, prefix="watch", timeout=0.5)
+    async with running_app(store) as app:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+            stub = spb_grpc.GameServiceStub(channel)
+            created = await create(stub)
+            stream = stub.WatchGame(spb.WatchGameRequest(name=created.name))
+            assert (await stream.read()).version == 1
+            private_redis.stop()
+            code, reason, _ = await fails(asyncio.wait_for(stream.read(), 15))
+            assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE")
+
+
+async def test_one_structured_log_line_per_request(caplog: pytest.LogCaptureFixture) -> None:
+    """Each call logs one JSON line with method, game, status code and duration."""
+    import json
+    import logging
+
+    caplog.set_level(logging.INFO, logger="tribes.requests")
+    async with running_app(MemoryStore(), log_requests=True) as app:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+            stub = spb_grpc.GameServiceStub(channel)
+            created = await create(stub)
+            await fails(move(stub, created.name, created.tokens[0], "bid:9"))
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "tribes.requests"]
+    assert [(line["method"], line["code"]) for line in lines] == [
+        ("CreateGame", "OK"),
+        ("ApplyMove", "FAILED_PRECONDITION"),
+    ]
+    assert lines[0]["game"] == "goofspiel" and lines[1]["game"] == created.name
+    assert all(line["ms"] >= 0 for line in lines)

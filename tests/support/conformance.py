@@ -117,11 +117,16 @@ def check_state(game: AnyGame, state: Any, seats: int) -> None:
 
 
 def check_hidden(subject: Subject, state: Any, seats: int, rng: Rng) -> None:
-    """Views ignore hidden data; the codec round-trips; views hold no PRNG state."""
+    """Views ignore hidden data; the codec round-trips; views hold no PRNG state; every
+    legal move parses back from its key and has a description."""
     game = subject.game
     blob = game.encode(state)
     assert game.decode(blob) == state, "codec round trip"
     assert game.encode(game.decode(blob)) == blob, "codec is deterministic"
+    for seat in game.to_act(state):
+        for move in game.legal_moves(state, seat):
+            assert game.parse_move(move.key) == move, f"{move.key!r} does not parse back"
+            assert game.describe(state, move).strip(), f"{move.key!r} has no description"
     for viewer in [SPECTATOR, *range(seats)]:
         seen = game.view(state, viewer)
         for _ in range(2):

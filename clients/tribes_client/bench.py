@@ -1,0 +1,348 @@
+"""``make bench``: rule-engine micro-benchmarks, then the service under load side by side
+with the bare plumbing, then a summary. Figures only: nothing here is a pass/fail test.
+
+1. Rules: per registered game and seat count, random seeded games; the median and p99
+   of ``legal_moves`` + ``apply`` per move, full random games per second, and the
+   encoded state size.
+2. Load: a private ``redis-server`` on a free loopback port, the service (``python -m
+   tribes``) and the bare reference (``tribes_client.bare``: one read + one
+   compare-and-set per move, a pre-serialized reply of the service's size) as child
+   processes; the load generator plays whole games against each, alternating
+   bare/service and service/bare per pass (A B B A ...) at N = 1, 16, 64, and prints
+   the ratio service/bare for requests/s and server CPU per request.
+3. JSON of everything under ``results/bench-<UTC time>/`` (not committed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import json
+import os
+import pathlib
+import platform
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from tribes.catalog import Entry, build_catalog
+from tribes.engine.driver import new_game
+from tribes_client.load import LoadConfig, format_report, run_load
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+# -- 1. rules ----------------------------------------------------------------------------
+
+
+def bench_rules(entry: Entry, seats: int, games: int, seed: int = 1) -> dict[str, Any]:
+    """Random games timed per move: legal_moves + apply, as the service calls them."""
+    game = entry.game
+    per_move: list[int] = []
+    sizes: list[int] = []
+    moves_total = 0
+    began = time.perf_counter()
+    for g in range(games):
+        rng = random.Random(seed + g)
+        state = new_game(game, seats, {}, seed + g)
+        while game.result(state) is None:
+            seat = rng.choice(game.to_act(state))
+            t0 = time.perf_counter_ns()
+            legal = game.legal_moves(state, seat)
+            move = legal[rng.randrange(len(legal))]
+            state = game.apply(state, seat, move)
+            per_move.append(time.perf_counter_ns() - t0)
+            moves_total += 1
+            if moves_total % 25 == 0:
+                sizes.append(len(game.encode(state)))
+    elapsed = time.perf_counter() - began
+    per_move.sort()
+    return {
+        "game": game.id,
+        "seats": seats,
+        "games": games,
+        "moves": moves_total,
+        "moves_per_game": moves_total / games,
+        "median_us": per_move[len(per_move) // 2] / 1000,
+        "p99_us": per_move[min(len(per_move) - 1, int(len(per_move) * 0.99))] / 1000,
+        "games_per_s": games / elapsed,
+        "state_bytes_mean": statistics.fmean(sizes) if sizes else 0,
+        "state_bytes_max": max(sizes) if sizes else 0,
+    }
+
+
+def typical_snapshot(entry: Entry, seats: int, moves: int = 40) -> tuple[bytes, int, int]:
+    """(snapshot template without name/version, its full size, state size) mid-game."""
+    from tribes.records import GameMeta
+    from tribes.wire.snapshot import snapshot
+
+    game = entry.game
+    rng = random.Random(7)
+    state = new_game(game, seats, {}, 7)
+    for _ in range(moves):
+        seat = rng.choice(game.to_act(state))
+        legal = game.legal_moves(state, seat)
+        after = game.apply(state, seat, rng.choice(list(legal)))
+        if game.result(after) is not None:
+            break  # the template must be a running game: the bare server never ends
+        state = after
+    seat = game.to_act(state)[0]
+    meta = GameMeta(game.id, seats, tuple(sorted(game.resolve_options({}).items())), 7, "s", 0)
+    legal = game.legal_moves(state, seat)
+    snap = snapshot(entry, "x" * 12, meta, 1, state, seat, legal)
+    full = snap.ByteSize()
+    snap.name = ""
+    snap.version = 0
+    snap.ClearField("to_act")
+    snap.to_act.append(0)
+    return snap.SerializeToString(), full, len(game.encode(state))
+
+
+# -- 2. load -----------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[tuple[str, int]]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("bench needs redis-server on PATH")
+    port = _free_port()
+    workdir = tempfile.mkdtemp(prefix="tribes-bench-redis-")
+    proc = subprocess.Popen(
+        [
+            binary,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            workdir,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_port(port)
+        yield f"redis://127.0.0.1:{port}/0", proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _wait_port(port: int, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"nothing listens on port {port}")
+
+
+@contextlib.contextmanager
+def child(args: Sequence[str], env: dict[str, str], port: int) -> Iterator[int]:
+    full = {
+        **os.environ,
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'service'}{os.pathsep}{ROOT / 'clients'}",
+        **env,
+    }
+    proc = subprocess.Popen(list(args), env=full, cwd=ROOT, stderr=subprocess.DEVNULL)
+    try:
+        _wait_port(port)
+        yield proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    mix = dict(part.split("=") for part in args.mix.split(","))
+    with private_redis() as (redis_url, _redis_pid):
+        service_port, bare_port = _free_port(), _free_port()
+        template_file = pathlib.Path(tempfile.mkdtemp()) / "snapshot.bin"
+        template_file.write_bytes(template)
+        service_env = {
+            "REDIS_URL": redis_url,
+            "TRIBES_PORT": str(service_port),
+            "TRIBES_METRICS_PORT": "0",
+            "TRIBES_LOG_REQUESTS": "1",
+            "TRIBES_LOG_LEVEL": "INFO",
+            "TRIBES_GAME_PLUGINS": args.plugins,
+        }
+        bare_cmd = [
+            sys.executable,
+            "-m",
+            "tribes_client.bare",
+            "--port",
+            str(bare_port),
+            "--redis",
+            redis_url,
+            "--template",
+            str(template_file),
+            "--state-bytes",
+            str(state_bytes),
+        ]
+        with (
+            child([sys.executable, "-m", "tribes"], service_env, service_port) as service_pid,
+            child(bare_cmd, {}, bare_port) as bare_pid,
+        ):
+            servers = {
+                "bare": (f"127.0.0.1:{bare_port}", bare_pid),
+                "service": (f"127.0.0.1:{service_port}", service_pid),
+            }
+            for n in args.concurrency:
+                for rep in range(args.passes):
+                    order = ("bare", "service") if rep % 2 == 0 else ("service", "bare")
+                    for which in order:
+                        target, pid = servers[which]
+                        cfg = LoadConfig(
+                            target=target,
+                            concurrency=n,
+                            mix={k: float(v) for k, v in mix.items()},
+                            warmup=args.warmup,
+                            duration=args.duration,
+                            server_pids=(pid,),
+                            progress=not args.quiet,
+                            seed=rep + 1,
+                        )
+                        report = asyncio.run(run_load(cfg))
+                        report.update(server=which, rep=rep)
+                        print(f"[{which}] " + format_report(report), file=sys.stderr, flush=True)
+                        rows.append(report)
+    return rows
+
+
+def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
+    out = [
+        "| N | bare req/s | service req/s | **service/bare req/s** | per-pass ratios "
+        "| bare p99 ms | service p99 ms | server CPU µs/req bare / service | errors |",
+        "|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for n in sorted({r["concurrency"] for r in rows}):
+        bare = [r for r in rows if r["concurrency"] == n and r["server"] == "bare"]
+        svc = [r for r in rows if r["concurrency"] == n and r["server"] == "service"]
+        ratios = [
+            s["requests_per_s"] / b["requests_per_s"] for b, s in zip(bare, svc, strict=False)
+        ]
+
+        def fmt(rs: list[dict[str, Any]], key: str, spec: str) -> str:
+            return " / ".join(format(r.get(key, float("nan")), spec) for r in rs)
+
+        errors = sum(sum(r["errors"].values()) for r in bare + svc)
+        out.append(
+            f"| {n} | {fmt(bare, 'requests_per_s', '.0f')} | {fmt(svc, 'requests_per_s', '.0f')} "
+            f"| **{statistics.fmean(ratios):.2f}** | {' / '.join(f'{x:.2f}' for x in ratios)} "
+            f"| {fmt(bare, 'p99_ms', '.1f')} | {fmt(svc, 'p99_ms', '.1f')} "
+            f"| {statistics.fmean(r['server_cpu_us_per_req'] for r in bare):.0f} / "
+            f"{statistics.fmean(r['server_cpu_us_per_req'] for r in svc):.0f} | {errors} |"
+        )
+    out.append(
+        f"\nreply bytes (typical ApplyMove snapshot): service {reply_bytes['service']}, "
+        f"bare {reply_bytes['bare']}"
+    )
+    return "\n".join(out)
+
+
+def rules_table(rows: list[dict[str, Any]]) -> str:
+    out = [
+        "| game | seats | median µs/move | p99 µs/move | moves/game | games/s "
+        "| state bytes (mean/max) |",
+        "|---|--:|--:|--:|--:|--:|--:|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['game']} | {r['seats']} | {r['median_us']:.1f} | {r['p99_us']:.1f} "
+            f"| {r['moves_per_game']:.0f} | {r['games_per_s']:.1f} "
+            f"| {r['state_bytes_mean']:.0f} / {r['state_bytes_max']} |"
+        )
+    return "\n".join(out)
+
+
+def machine() -> str:
+    cpu = "unknown cpu"
+    with contextlib.suppress(OSError):
+        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    system = f"{platform.system()} {platform.release()}"
+    return f"{os.cpu_count()} cpu ({cpu}), Python {platform.python_version()}, {system}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tribes-bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=30, help="random games per rules row")
+    parser.add_argument("--mix", default="five_tribes=1", help="load mix, game=weight,...")
+    parser.add_argument(
+        "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 16, 64]
+    )
+    parser.add_argument("--passes", type=int, default=2, help="alternating passes per N")
+    parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--duration", type=float, default=8.0)
+    parser.add_argument("--plugins", default="", help="extra game plugin modules for the service")
+    parser.add_argument("--skip-load", action="store_true")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+
+    catalog = build_catalog([p for p in args.plugins.split(",") if p])
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    out_dir = ROOT / "results" / f"bench-{stamp}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    print(f"machine: {machine()}\n", flush=True)
+
+    rules = []
+    for entry in catalog:
+        for seats in entry.game.seat_counts:
+            row = bench_rules(entry, seats, args.games)
+            rules.append(row)
+            print(
+                f"rules {row['game']} {seats}p: median {row['median_us']:.1f} µs/move, "
+                f"p99 {row['p99_us']:.1f} µs, {row['games_per_s']:.1f} games/s",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(
+        "## Rule engine (legal_moves + apply per move)\n\n" + rules_table(rules) + "\n", flush=True
+    )
+
+    load_rows: list[dict[str, Any]] = []
+    if not args.skip_load:
+        first = next(iter(part.split("=")[0] for part in args.mix.split(",")))
+        entry = catalog.get(first)
+        template, full, state_bytes = typical_snapshot(entry, min(entry.game.seat_counts))
+        load_rows = bench_load(args, template, state_bytes)
+        print("## Service vs bare plumbing (same load generator, same Redis, alternating)\n")
+        print(ratio_table(load_rows, {"service": full, "bare": len(template) + 16}), flush=True)
+
+    (out_dir / "bench.json").write_text(
+        json.dumps({"machine": machine(), "rules": rules, "load": load_rows}, indent=2)
+    )
+    print(f"\nresults: {out_dir.relative_to(ROOT)}/bench.json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
