@@ -46,28 +46,26 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
         service, _, method = full_method.lstrip("/").rpartition("/")
         kind = "server_stream" if handler.unary_stream else "unary"
         labels = (kind, service, method)
-        started = self._metrics.started.labels(*labels)
-        seconds = self._metrics.handling.labels(*labels)
-        handled = self._metrics.handled
+        metrics = self._metrics
+        started = metrics.child(metrics.started, *labels)
+        observe = metrics.child(metrics.handling, *labels).observe
         log_on = self._log
+        head = f'{{"method":"{method}","game":'
 
         def finish(request: Any, context: Any, begin: float, code: grpc.StatusCode) -> None:
             elapsed = time.perf_counter() - begin
-            seconds.observe(elapsed)
-            handled.labels(*labels, code.name).inc()
-            if log_on:
+            observe(elapsed)
+            metrics.child(metrics.handled, *labels, code.name).inc()
+            if log_on and request_log.isEnabledFor(logging.INFO):
+                # game names are caller input: json.dumps escapes them
+                game = getattr(request, "name", "") or getattr(request, "game_type", "")
                 request_log.info(
-                    json.dumps(
-                        {
-                            "method": method,
-                            "game": getattr(request, "name", "")
-                            or getattr(request, "game_type", ""),
-                            "code": code.name,
-                            "ms": round(elapsed * 1000, 3),
-                            "peer": context.peer(),
-                        },
-                        separators=(",", ":"),
-                    )
+                    "%s%s,\"code\":\"%s\",\"ms\":%.3f,\"peer\":%s}",
+                    head,
+                    json.dumps(game),
+                    code.name,
+                    elapsed * 1000,
+                    json.dumps(context.peer()),
                 )
 
         if handler.unary_unary:

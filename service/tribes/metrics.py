@@ -7,7 +7,14 @@ names follow go-grpc-prometheus / py-grpc-prometheus so existing dashboards work
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.exposition import generate_latest
 
 # From 100 µs (an in-memory rule step) to 10 s (a stuck store call).
 LATENCY_BUCKETS = (
@@ -30,9 +37,26 @@ LATENCY_BUCKETS = (
 RULE_BUCKETS = (0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25)
 
 
+class Timer:
+    """``with timer:`` observes the elapsed seconds (lighter than prometheus' own)."""
+
+    __slots__ = ("_begin", "_observe")
+
+    def __init__(self, observe: Callable[[float], None]) -> None:
+        self._observe = observe
+        self._begin = 0.0
+
+    def __enter__(self) -> None:
+        self._begin = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self._observe(time.perf_counter() - self._begin)
+
+
 class Metrics:
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
         self.registry = registry if registry is not None else CollectorRegistry()
+        self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
         r = self.registry
         grpc_labels = ("grpc_type", "grpc_service", "grpc_method")
         self.started = Counter(
@@ -101,3 +125,54 @@ class Metrics:
         self.watchers = Gauge(
             "tribes_watchers", "Open WatchGame streams.", registry=r, multiprocess_mode="livesum"
         )
+
+    def child(self, metric: Any, *labels: str) -> Any:
+        """``metric.labels(*labels)``, memoised (labels come from bounded sets)."""
+        key = (id(metric), labels)
+        found = self._children.get(key)
+        if found is None:
+            found = self._children[key] = metric.labels(*labels)
+        return found
+
+    def inc(self, counter: Counter, *labels: str) -> None:
+        self.child(counter, *labels).inc()
+
+    def timer(self, histogram: Histogram, *labels: str) -> Timer:
+        return Timer(self.child(histogram, *labels).observe)
+
+
+async def start_metrics_server(registry: CollectorRegistry, host: str, port: int) -> asyncio.Server:
+    """Serve ``GET /metrics`` on the event loop (no thread, stops at once)."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            parts = head.split(b"\r\n", 1)[0].split()
+            path = parts[1].split(b"?", 1)[0] if len(parts) > 1 else b""
+            if parts[:1] != [b"GET"] or path not in (b"/metrics", b"/"):
+                status, body, kind = b"404 Not Found", b"try /metrics\n", b"text/plain"
+            else:
+                status, body, kind = (
+                    b"200 OK",
+                    generate_latest(registry),
+                    CONTENT_TYPE_LATEST.encode(),
+                )
+            writer.write(
+                b"HTTP/1.1 "
+                + status
+                + b"\r\nContent-Type: "
+                + kind
+                + b"\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\nConnection: close\r\n\r\n"
+                + body
+            )
+            await writer.drain()
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+    return await asyncio.start_server(handle, host, port)

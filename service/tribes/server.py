@@ -21,11 +21,10 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
-from prometheus_client import start_http_server
 
 from tribes.catalog import Catalog, build_catalog
 from tribes.interceptors import ObservabilityInterceptor
-from tribes.metrics import Metrics
+from tribes.metrics import Metrics, start_metrics_server
 from tribes.servicer import GameServicer
 from tribes.settings import Settings
 from tribes.store import Store, StoreUnavailableError
@@ -57,7 +56,7 @@ class App:
     servicer: GameServicer
     health: HealthServicer
     metrics_port: int | None = None
-    _metrics_http: Any = None
+    _metrics_http: asyncio.Server | None = None
     _health_task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -96,10 +95,10 @@ class App:
     async def start(self) -> None:
         await self.server.start()
         if self.settings.metrics_port >= 0:
-            self._metrics_http, _ = start_http_server(
-                self.settings.metrics_port, addr=self.settings.host, registry=self.metrics.registry
+            self._metrics_http = await start_metrics_server(
+                self.metrics.registry, self.settings.host, self.settings.metrics_port
             )
-            self.metrics_port = self._metrics_http.server_port
+            self.metrics_port = self._metrics_http.sockets[0].getsockname()[1]
         await self._probe()
         self._health_task = asyncio.create_task(self._watch_store())
         log.info(
@@ -134,8 +133,8 @@ class App:
         await self.server.stop(self.settings.grace if grace is None else grace)
         await self.store.close()
         if self._metrics_http is not None:
-            self._metrics_http.shutdown()
-            self._metrics_http.server_close()
+            self._metrics_http.close()
+            await self._metrics_http.wait_closed()
 
 
 async def _agreed_secret(store: Store) -> bytes:
@@ -161,6 +160,12 @@ async def serve(settings: Settings) -> None:
 
 
 def configure_logging(level: str) -> None:
+    # The logging HOWTO's "Optimization" switches: no caller lookup, thread or process
+    # names in records (one line per request must stay cheap).
+    logging._srcfile = None
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
     logging.basicConfig(
         level=level.upper(),
         stream=sys.stderr,

@@ -40,7 +40,7 @@ from tribes.errors import (
     StaleVersionError,
     TokenRequiredError,
 )
-from tribes.metrics import Metrics
+from tribes.metrics import Metrics, Timer
 from tribes.records import ENTRY, META, GameMeta, LogEntry
 from tribes.store import CommitOutcome, CommitStatus, Loaded, Store
 from tribes.tokens import SeatTokens
@@ -135,7 +135,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
             created = await self.store.create(game_id, META.encode(meta), game.encode(state))
         version = 1
         if created:
-            self.metrics.games_created.labels(game.id).inc()
+            self.metrics.inc(self.metrics.games_created, game.id)
         elif request_id:
             # A retry: answer with the game the first request created.
             loaded = await self._load(game_id)
@@ -146,7 +146,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
                     reason="REQUEST_ID_REUSED",
                 )
             state, version = self._decode(entry, loaded.state), loaded.version
-            self.metrics.idempotent_replays.labels("CreateGame").inc()
+            self.metrics.inc(self.metrics.idempotent_replays, "CreateGame")
         else:  # a random 72-bit id collided: astronomically unlikely, so say so loudly
             raise ServiceError("could not allocate a game id; try again")
         self.cache.put(game_id, version, state, meta)
@@ -208,7 +208,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
                 if outcome.status is CommitStatus.MISSING:
                     raise GameNotFoundError(f"there is no game {request.name!r}")
                 # CONFLICT: someone else's move landed first
-                self.metrics.version_conflicts.labels(game_type).inc()
+                self.metrics.inc(self.metrics.version_conflicts, game_type)
                 if expected:
                     raise StaleVersionError(
                         f"another move landed first; the game is at version {outcome.version}",
@@ -220,7 +220,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
                 current_version=str(outcome.version),
             )
         except (RulesError, ServiceError) as exc:
-            self.metrics.moves_rejected.labels(game_type, exc.reason).inc()
+            self.metrics.inc(self.metrics.moves_rejected, game_type, exc.reason)
             raise
 
     @_rpc
@@ -285,9 +285,9 @@ class GameServicer(spb_grpc.GameServiceServicer):
         if expected:
             cached = self.cache.at(game_id, expected)
             if cached is not None:
-                self.metrics.state_cache.labels("hit").inc()
+                self.metrics.inc(self.metrics.state_cache, "hit")
                 return cached, None
-        self.metrics.state_cache.labels("miss").inc()
+        self.metrics.inc(self.metrics.state_cache, "miss")
         loaded = await self._load(game_id, request_key)
         meta = self.cache.meta(game_id) or self._meta(loaded)
         entry = self.catalog.get(meta.game_type)
@@ -354,16 +354,16 @@ class GameServicer(spb_grpc.GameServiceServicer):
                 request_key=request_key,
             )
         if outcome.status is CommitStatus.APPLIED:
-            self.metrics.moves_applied.labels(game.id).inc()
+            self.metrics.inc(self.metrics.moves_applied, game.id)
             if finished:
-                self.metrics.games_finished.labels(game.id).inc()
+                self.metrics.inc(self.metrics.games_finished, game.id)
         return outcome
 
     async def _replay_answer(
         self, entry: Entry, game_id: str, current: Cached, seat: int, version: int
     ) -> pb.GameSnapshot:
         """The first answer to a retried request: the snapshot at the version it made."""
-        self.metrics.idempotent_replays.labels("ApplyMove").inc()
+        self.metrics.inc(self.metrics.idempotent_replays, "ApplyMove")
         if current.version == version:
             return self._snapshot(entry, game_id, current, seat)
         state = await self._state_at(entry, game_id, current.meta, version)
@@ -432,11 +432,11 @@ class GameServicer(spb_grpc.GameServiceServicer):
             return SPECTATOR
         return self.tokens.seat_of(game_id, meta.salt, meta.seat_count, token)
 
-    def _rule_timer(self, game: str, operation: str) -> Any:
-        return self.metrics.rule_seconds.labels(game, operation).time()
+    def _rule_timer(self, game: str, operation: str) -> Timer:
+        return self.metrics.timer(self.metrics.rule_seconds, game, operation)
 
-    def _store_timer(self, operation: str) -> Any:
-        return self.metrics.store_seconds.labels(operation).time()
+    def _store_timer(self, operation: str) -> Timer:
+        return self.metrics.timer(self.metrics.store_seconds, operation)
 
 
 def _game_id(name: str) -> str:

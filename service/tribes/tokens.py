@@ -14,12 +14,15 @@ import hmac
 
 from tribes.errors import BadTokenError
 
+_REMEMBERED = 100_000  # verified tokens kept (about 10 MB at most)
+
 
 class SeatTokens:
     def __init__(self, secret: bytes) -> None:
         if len(secret) < 16:
             raise ValueError("the token secret must be at least 16 bytes")
         self._secret = secret
+        self._verified: dict[tuple[str, str, str], int] = {}
 
     def _mac(self, game_id: str, seat: int, salt: str) -> str:
         digest = hmac.new(self._secret, f"{game_id}\0{seat}\0{salt}".encode(), hashlib.sha256)
@@ -29,13 +32,24 @@ class SeatTokens:
         return f"{seat}.{self._mac(game_id, seat, salt)}"
 
     def seat_of(self, game_id: str, salt: str, seat_count: int, token: str) -> int:
-        """The seat the token is for; BadTokenError if it is not a token of this game."""
+        """The seat the token is for; BadTokenError if it is not a token of this game.
+
+        Verified tokens are remembered (bounded), so a seat's every call does not pay
+        for an HMAC.
+        """
+        key = (game_id, salt, token)
+        seat = self._verified.get(key)
+        if seat is not None and seat < seat_count:
+            return seat
         seat_text, _, mac = token.partition(".")
         if not seat_text.isdigit() or not mac:
             raise BadTokenError("the seat token is malformed")
         seat = int(seat_text)
         if seat >= seat_count or not hmac.compare_digest(mac, self._mac(game_id, seat, salt)):
             raise BadTokenError("the seat token is not valid for this game")
+        if len(self._verified) >= _REMEMBERED:
+            self._verified.clear()
+        self._verified[key] = seat
         return seat
 
     def game_id_for(self, request_id: str) -> str:

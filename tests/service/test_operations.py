@@ -64,7 +64,7 @@ async def test_metrics_count_calls_moves_and_rejections(app: App) -> None:
         await fails(move(stub, created.name, created.tokens[1], "bid:1", expected=1))
         await get(stub, created.name)
     assert app.metrics_port is not None
-    text = _scrape(app.metrics_port)
+    text = await asyncio.to_thread(_scrape, app.metrics_port)  # the server shares this loop
     method = {"grpc_service": "tribes.v1.GameService", "grpc_type": "unary"}
     assert _sample(text, "grpc_server_started_total", grpc_method="ApplyMove", **method) == 3
     assert (
@@ -263,3 +263,21 @@ async def test_one_structured_log_line_per_request(caplog: pytest.LogCaptureFixt
     ]
     assert lines[0]["game"] == "goofspiel" and lines[1]["game"] == created.name
     assert all(line["ms"] >= 0 for line in lines)
+
+
+async def test_metrics_endpoint_answers_only_metrics(app: App) -> None:
+    """GET /metrics is Prometheus text; other paths are 404."""
+    import urllib.error
+
+    assert app.metrics_port is not None
+    text = await asyncio.to_thread(_scrape, app.metrics_port)
+    assert "# TYPE grpc_server_handled_total counter" in text
+
+    def other() -> int:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{app.metrics_port}/other", timeout=5)
+        except urllib.error.HTTPError as err:
+            return err.code
+        return 200
+
+    assert await asyncio.to_thread(other) == 404
