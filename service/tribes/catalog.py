@@ -45,16 +45,16 @@ class Catalog:
         return (Entry(game, self._wires[game.id]) for game in self.registry)
 
 
+#: The games every server hosts: (rules package exposing GAME, wire module exposing WIRE).
+BUILTIN: tuple[tuple[str, str], ...] = ()
+
+
 def builtin_entries() -> list[Entry]:
     """The games every server hosts."""
-    entries: list[Entry] = []
-    for name in BUILTIN:
-        entries.append(plugin_entry(name))
-    return entries
-
-
-#: Modules exposing GAME and WIRE for each built-in game.
-BUILTIN: tuple[str, ...] = ()
+    return [
+        Entry(importlib.import_module(rules).GAME, importlib.import_module(wire).WIRE)
+        for rules, wire in BUILTIN
+    ]
 
 
 def plugin_entry(module_name: str) -> Entry:
