@@ -30,6 +30,8 @@ T = TypeVar("T")
 
 Convert = Callable[[Any], Any]
 
+_FRAGMENTS = 8192  # remembered field encodings per codec before the memo is reset
+
 
 def _identity(value: Any) -> Any:
     return value
@@ -49,11 +51,40 @@ class StateCodec(Generic[T]):
         self._decoders: dict[Any, Convert] = {}
         self._encode = self._encoder(root)
         self._decode = self._decoder(root)
+        self._json = json.JSONEncoder(
+            separators=(",", ":"), ensure_ascii=False, check_circular=False
+        ).encode
+        self._head = f"[{version},[".encode()
+        names, hints = _fields(root)
+        self._get = attrgetter(*names)
+        self._field_encoders = [self._encoder(hints[n]) for n in names]
+        # id(value) -> (value, its JSON): consecutive states share most sub-values
+        self._fragments: dict[int, tuple[Any, bytes]] = {}
 
     def encode(self, value: T) -> bytes:
-        """Compact JSON: ``[version, payload]``."""
-        payload = [self.version, self._encode(value)]
-        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+        """Compact JSON, ``[version, [field, ...]]``, the same bytes as one ``json.dumps``.
+
+        States are immutable and ``apply`` keeps every unchanged part by identity, so
+        each root field's JSON is remembered per object and only changed fields are
+        encoded again (bounded memo; an identical object always has identical JSON).
+        """
+        fragments = self._fragments
+        if len(fragments) > _FRAGMENTS:
+            fragments.clear()
+        parts = []
+        for field, convert in zip(self._get(value), self._field_encoders, strict=True):
+            kind = type(field)
+            if kind is int or kind is str or field is None or kind is bool or kind is float:
+                parts.append(self._json(field).encode())
+                continue
+            known = fragments.get(id(field))
+            if known is not None and known[0] is field:
+                parts.append(known[1])
+                continue
+            text = self._json(convert(field)).encode()
+            fragments[id(field)] = (field, text)
+            parts.append(text)
+        return self._head + b",".join(parts) + b"]]"
 
     def decode(self, data: bytes) -> T:
         try:

@@ -110,7 +110,8 @@ class GameDef(Generic[S, M, V]):
 
     Optional:
       public_move(state, seat, move) -> Move|None  the move as other seats may see it in the
-                                                   move log (None: hidden entirely)
+                                                   move log (None: hidden entirely); ``state``
+                                                   is the state the move was played in
       scores(state, viewer) -> tuple[int, ...]     running scores the viewer may know
                                                    (empty when the game keeps them hidden)
       explain_illegal(state, seat, move) -> str    why a well-formed move is not legal now

@@ -1,0 +1,1 @@
+"""Tests of Fate of Akalon: Tribes (spec shared/rules/fate-of-akalon-tribes.md)."""
