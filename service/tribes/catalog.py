@@ -26,7 +26,7 @@ class Entry:
 class Catalog:
     def __init__(self, entries: Iterable[Entry] = ()) -> None:
         self.registry = Registry()
-        self._wires: dict[str, GameWire[Any, Any]] = {}
+        self._entries: dict[str, Entry] = {}
         for entry in entries:
             self.add(entry)
 
@@ -34,15 +34,18 @@ class Catalog:
         if entry.wire.game_id != entry.game.id:
             raise ValueError(f"wire {entry.wire.game_id!r} does not belong to {entry.game.id!r}")
         self.registry.register(entry.game)
-        self._wires[entry.game.id] = entry.wire
+        self._entries[entry.game.id] = entry
 
     def get(self, game_id: str) -> Entry:
         """The entry; UnknownGameTypeError (NOT_FOUND) for an id nobody registered."""
-        game = self.registry.get(game_id)
-        return Entry(game, self._wires[game_id])
+        entry = self._entries.get(game_id)
+        if entry is None:
+            self.registry.get(game_id)  # raises with the list of known games
+            raise AssertionError("unreachable")
+        return entry
 
     def __iter__(self) -> Iterator[Entry]:
-        return (Entry(game, self._wires[game.id]) for game in self.registry)
+        return (self._entries[game.id] for game in self.registry)
 
 
 #: The games every server hosts: (rules package exposing GAME, wire module exposing WIRE).

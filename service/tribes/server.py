@@ -15,7 +15,6 @@ import secrets
 import signal
 import sys
 from dataclasses import dataclass
-from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc

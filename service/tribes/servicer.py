@@ -163,7 +163,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
     ) -> pb.GameSnapshot:
         game_id = _game_id(request.name)
         loaded = await self._load(game_id)
-        meta = self._meta(loaded)
+        meta = self.cache.meta(game_id) or self._meta(loaded)
         entry = self.catalog.get(meta.game_type)
         viewer = self._viewer(context, game_id, meta)
         cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
@@ -300,12 +300,10 @@ class GameServicer(spb_grpc.GameServiceServicer):
         """(move, new state), after the driver's checks against the cached legal moves."""
         game = entry.game
         with self._rule_timer(game.id, "apply"):
-            driver.check_can_move(game, cached.state, seat)
             legal = self._legal(entry, cached, seat)
             if choice == "move_id":
-                move = driver.find_move(game, cached.state, seat, request.move_id, legal)
-            else:
-                move = self._typed_move(entry, request.move)
+                return driver.play_id(game, cached.state, seat, request.move_id, legal)
+            move = self._typed_move(entry, request.move)
             return move, driver.play(game, cached.state, seat, move, legal)
 
     @staticmethod

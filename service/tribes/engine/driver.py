@@ -64,6 +64,14 @@ def find_move(
     raise IllegalMoveError(_explain(game, state, seat, parsed))
 
 
+def play_id(
+    game: GameDef[S, M, Any], state: S, seat: int, move_id: str, legal: Sequence[M] | None = None
+) -> tuple[M, S]:
+    """Play the legal move whose key is ``move_id``: (that move, the new state)."""
+    move = find_move(game, state, seat, move_id, legal)
+    return move, game.apply(state, seat, move)
+
+
 def play(
     game: GameDef[S, M, Any], state: S, seat: int, move: M, legal: Sequence[M] | None = None
 ) -> S:
