@@ -49,7 +49,10 @@ class Catalog:
 
 
 #: The games every server hosts: (rules package exposing GAME, wire module exposing WIRE).
-BUILTIN: tuple[tuple[str, str], ...] = ()
+BUILTIN: tuple[tuple[str, str], ...] = (
+    ("tribes.games.five_tribes", "tribes.wire.five_tribes"),
+    ("tribes.games.fate_of_akalon", "tribes.wire.fate_of_akalon"),
+)
 
 
 def builtin_entries() -> list[Entry]:

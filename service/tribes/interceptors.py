@@ -60,7 +60,7 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
                 # game names are caller input: json.dumps escapes them
                 game = getattr(request, "name", "") or getattr(request, "game_type", "")
                 request_log.info(
-                    "%s%s,\"code\":\"%s\",\"ms\":%.3f,\"peer\":%s}",
+                    '%s%s,"code":"%s","ms":%.3f,"peer":%s}',
                     head,
                     json.dumps(game),
                     code.name,

@@ -89,3 +89,39 @@ def test_play_all_random_seats(process: ServerProcess, tmp_path: pathlib.Path) -
     )
     assert played.returncode == 0, played.stderr
     assert "finished" in played.stdout and "result:" in played.stdout
+
+
+def test_play_five_tribes_with_random_seats(process: ServerProcess, tmp_path: pathlib.Path) -> None:
+    """A three-player Five Tribes game plays itself to a result through the CLI."""
+    played = tribes(
+        process,
+        tmp_path / "s.json",
+        "play",
+        "five_tribes",
+        "--seats",
+        "3",
+        "--quiet",
+        "--seed",
+        "7",
+    )
+    assert played.returncode == 0, played.stderr
+    assert "five_tribes, 3 seats" in played.stdout
+    assert "finished" in played.stdout and "result:" in played.stdout
+
+
+def test_play_fate_of_akalon(process: ServerProcess, tmp_path: pathlib.Path) -> None:
+    """A whole Fate of Akalon game plays itself through the CLI, ids and all."""
+    played = tribes(
+        process,
+        tmp_path / "s.json",
+        "play",
+        "fate_of_akalon",
+        "--seats",
+        "2",
+        "--quiet",
+        "--seed",
+        "3",
+    )
+    assert played.returncode == 0, played.stderr
+    assert "fate_of_akalon, 2 seats" in played.stdout
+    assert "finished" in played.stdout and "result:" in played.stdout

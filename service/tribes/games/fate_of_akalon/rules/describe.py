@@ -139,14 +139,11 @@ def public_move(state: State, seat: int, move: AkalonMove) -> AkalonMove | None:
     """The move as other seats see it: hidden when it picks a hand card put face down."""
     if not isinstance(move, ChooseCard):
         return move
-    card = card_of(move)
     step = current_step(state)
     if isinstance(step, dsl.ChooseCard) and step.zone == "hand":
         follow = _next_step(state)
         if isinstance(follow, Move) and follow.to in ("deck_top", "deck_bottom", "hand"):
             return None
-    if any(card in area.deck for area in state.players):  # called after the move
-        return None
     return move
 
 
