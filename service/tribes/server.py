@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 import signal
 import sys
 from dataclasses import dataclass
+from typing import TextIO
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -22,15 +24,15 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from tribes.catalog import Catalog, build_catalog
-from tribes.interceptors import ObservabilityInterceptor
+from tribes.interceptors import ObservabilityInterceptor, RequestLog
 from tribes.metrics import Metrics, start_metrics_server
-from tribes.servicer import GameServicer
+from tribes.servicer import GameServicer, add_to_server
 from tribes.settings import Settings
 from tribes.store import Store, StoreUnavailableError
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
 from tribes.tokens import SeatTokens
-from tribes.v1 import game_service_pb2, game_service_pb2_grpc
+from tribes.v1 import game_service_pb2
 
 log = logging.getLogger("tribes.server")
 
@@ -54,13 +56,20 @@ class App:
     metrics: Metrics
     servicer: GameServicer
     health: HealthServicer
+    request_log: RequestLog | None = None
     metrics_port: int | None = None
     _metrics_http: asyncio.Server | None = None
     _health_task: asyncio.Task[None] | None = None
+    _log_task: asyncio.Task[None] | None = None
 
     @classmethod
     async def create(
-        cls, settings: Settings, *, catalog: Catalog | None = None, store: Store | None = None
+        cls,
+        settings: Settings,
+        *,
+        catalog: Catalog | None = None,
+        store: Store | None = None,
+        request_stream: TextIO | None = None,
     ) -> App:
         catalog = catalog if catalog is not None else build_catalog(settings.plugins)
         store = store if store is not None else make_store(settings)
@@ -76,11 +85,12 @@ class App:
             allow_seed=settings.allow_seed,
             cache_games=settings.cache_games,
         )
+        request_log = RequestLog(request_stream) if settings.log_requests else None
         server = grpc.aio.server(
-            interceptors=[ObservabilityInterceptor(metrics, log_requests=settings.log_requests)],
+            interceptors=[ObservabilityInterceptor(metrics, request_log)],
             options=[("grpc.so_reuseport", 0)],
         )
-        game_service_pb2_grpc.add_GameServiceServicer_to_server(servicer, server)
+        add_to_server(servicer, server)
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         reflection.enable_server_reflection(
@@ -89,7 +99,7 @@ class App:
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
         if port == 0:
             raise OSError(f"cannot listen on {settings.host}:{settings.port}")
-        return cls(settings, server, port, store, metrics, servicer, health)
+        return cls(settings, server, port, store, metrics, servicer, health, request_log)
 
     async def start(self) -> None:
         await self.server.start()
@@ -100,6 +110,8 @@ class App:
             self.metrics_port = self._metrics_http.sockets[0].getsockname()[1]
         await self._probe()
         self._health_task = asyncio.create_task(self._watch_store())
+        if self.request_log is not None:
+            self._log_task = asyncio.create_task(self.request_log.run())
         log.info(
             "serving tribes.v1 on %s:%d (store: %s, metrics port: %s, games: %s)",
             self.settings.host,
@@ -124,12 +136,15 @@ class App:
             await self._probe()
 
     async def stop(self, grace: float | None = None) -> None:
-        if self._health_task is not None:
-            self._health_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._health_task
+        for task in (self._health_task, self._log_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.health.enter_graceful_shutdown()
         await self.server.stop(self.settings.grace if grace is None else grace)
+        if self.request_log is not None:
+            self.request_log.flush()
         await self.store.close()
         if self._metrics_http is not None:
             self._metrics_http.close()
@@ -148,6 +163,11 @@ async def _agreed_secret(store: Store) -> bytes:
 async def serve(settings: Settings) -> None:
     app = await App.create(settings)
     await app.start()
+    if settings.gc_tune:
+        # Everything alive now lives as long as the process: keep it out of every
+        # collection, and collect the young generation less often (fewer pauses).
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 20)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -101,6 +101,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
         self.metrics = metrics
         self.allow_seed = allow_seed
         self.cache = StateCache(cache_games)
+        self.writer = wire.SnapshotWriter()
 
     # -- RPCs ---------------------------------------------------------------------------
 
@@ -113,7 +114,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
     @_rpc
     async def CreateGame(
         self, request: spb.CreateGameRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> spb.CreateGameResponse:
+    ) -> bytes:
         entry = self.catalog.get(request.game_type)
         game = entry.game
         request_id = _request_id(request.request_id)
@@ -150,17 +151,15 @@ class GameServicer(spb_grpc.GameServiceServicer):
         else:  # a random 72-bit id collided: astronomically unlikely, so say so loudly
             raise ServiceError("could not allocate a game id; try again")
         self.cache.put(game_id, version, state, meta)
-        return spb.CreateGameResponse(
-            game=wire.snapshot(entry, game_id, meta, version, state, SPECTATOR, ()),
-            seat_tokens=[
-                self.tokens.issue(game_id, seat, meta.salt) for seat in range(meta.seat_count)
-            ],
+        return wire.create_response(
+            self.writer.snapshot(entry, game_id, meta, version, state, SPECTATOR, ()),
+            [self.tokens.issue(game_id, seat, meta.salt) for seat in range(meta.seat_count)],
         )
 
     @_rpc
     async def GetGame(
         self, request: spb.GetGameRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> pb.GameSnapshot:
+    ) -> bytes:
         game_id = _game_id(request.name)
         loaded = await self._load(game_id)
         meta = self.cache.meta(game_id) or self._meta(loaded)
@@ -172,7 +171,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
     @_rpc
     async def ApplyMove(
         self, request: spb.ApplyMoveRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> pb.GameSnapshot:
+    ) -> bytes:
         game_id = _game_id(request.name)
         token = _bearer(context)
         if token is None:
@@ -246,7 +245,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
 
     async def WatchGame(
         self, request: spb.WatchGameRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[pb.GameSnapshot]:
+    ) -> AsyncIterator[bytes]:
         """A snapshot now, then one per committed version, until the game ends."""
         try:
             game_id = _game_id(request.name)
@@ -266,10 +265,9 @@ class GameServicer(spb_grpc.GameServiceServicer):
                         if change.version <= last:
                             continue
                         cached = self._cached(entry, game_id, meta, change.version, change.state)
-                        snap = self._snapshot(entry, game_id, cached, viewer)
-                        yield snap
+                        yield self._snapshot(entry, game_id, cached, viewer)
                         last = change.version
-                        if snap.finished:
+                        if entry.game.result(cached.state) is not None:
                             return
                 finally:
                     self.metrics.watchers.dec()
@@ -359,7 +357,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
 
     async def _replay_answer(
         self, entry: Entry, game_id: str, current: Cached, seat: int, version: int
-    ) -> pb.GameSnapshot:
+    ) -> bytes:
         """The first answer to a retried request: the snapshot at the version it made."""
         self.metrics.inc(self.metrics.idempotent_replays, "ApplyMove")
         if current.version == version:
@@ -416,9 +414,9 @@ class GameServicer(spb_grpc.GameServiceServicer):
             legal = cached.legal[seat] = driver.legal_moves_for(entry.game, cached.state, seat)
         return legal
 
-    def _snapshot(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> pb.GameSnapshot:
+    def _snapshot(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
         legal = self._legal(entry, cached, viewer) if viewer != SPECTATOR else ()
-        return wire.snapshot(
+        return self.writer.snapshot(
             entry, game_id, cached.meta, cached.version, cached.state, viewer, legal
         )
 
@@ -476,3 +474,47 @@ def _bearer(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
 
 def _new_game_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+def _serialize(reply: Any) -> bytes:
+    """Replies are pre-serialized bytes (snapshots) or messages (everything else)."""
+    return reply if type(reply) is bytes else bytes(reply.SerializeToString())
+
+
+def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
+    """Register the RPCs; like the generated helper, but replies may be bytes."""
+    unary = grpc.unary_unary_rpc_method_handler
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
+        "ListGameTypes": unary(
+            servicer.ListGameTypes,
+            request_deserializer=spb.ListGameTypesRequest.FromString,
+            response_serializer=_serialize,
+        ),
+        "CreateGame": unary(
+            servicer.CreateGame,
+            request_deserializer=spb.CreateGameRequest.FromString,
+            response_serializer=_serialize,
+        ),
+        "GetGame": unary(
+            servicer.GetGame,
+            request_deserializer=spb.GetGameRequest.FromString,
+            response_serializer=_serialize,
+        ),
+        "ApplyMove": unary(
+            servicer.ApplyMove,
+            request_deserializer=spb.ApplyMoveRequest.FromString,
+            response_serializer=_serialize,
+        ),
+        "ListMoves": unary(
+            servicer.ListMoves,
+            request_deserializer=spb.ListMovesRequest.FromString,
+            response_serializer=_serialize,
+        ),
+        "WatchGame": grpc.unary_stream_rpc_method_handler(
+            servicer.WatchGame,
+            request_deserializer=spb.WatchGameRequest.FromString,
+            response_serializer=_serialize,
+        ),
+    }
+    name = spb.DESCRIPTOR.services_by_name["GameService"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))

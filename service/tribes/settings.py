@@ -19,6 +19,7 @@
 | TRIBES_HEALTH_INTERVAL_SECONDS | 1.0       | how often health probes the store               |
 | TRIBES_GRACE_SECONDS           | 5.0       | SIGTERM: time given to in-flight calls          |
 | TRIBES_UVLOOP                  | 1         | use uvloop when installed                       |
+| TRIBES_GC_TUNE                 | 1         | freeze start-up objects, collect less often     |
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Settings:
     health_interval: float = 1.0
     grace: float = 5.0
     uvloop: bool = True
+    gc_tune: bool = True
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -79,4 +81,5 @@ class Settings:
             health_interval=float(e.get("TRIBES_HEALTH_INTERVAL_SECONDS", d.health_interval)),
             grace=float(e.get("TRIBES_GRACE_SECONDS", d.grace)),
             uvloop=flag("TRIBES_UVLOOP", d.uvloop),
+            gc_tune=flag("TRIBES_GC_TUNE", d.gc_tune),
         )

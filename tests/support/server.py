@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
+from typing import TextIO
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
@@ -34,7 +35,7 @@ TEST_SETTINGS = Settings(
 )
 
 
-def test_catalog() -> Catalog:
+def catalog_with_example_game() -> Catalog:
     """The built-in games plus the example game."""
     from tribes.catalog import builtin_entries
 
@@ -42,9 +43,13 @@ def test_catalog() -> Catalog:
 
 
 @contextlib.asynccontextmanager
-async def running_app(store: Store | None = None, **overrides: object) -> AsyncIterator[App]:
+async def running_app(
+    store: Store | None = None, request_stream: TextIO | None = None, **overrides: object
+) -> AsyncIterator[App]:
     settings = replace(TEST_SETTINGS, **overrides)  # type: ignore[arg-type]
-    app = await App.create(settings, catalog=test_catalog(), store=store)
+    app = await App.create(
+        settings, catalog=catalog_with_example_game(), store=store, request_stream=request_stream
+    )
     await app.start()
     try:
         yield app

@@ -10,53 +10,99 @@ from tribes.engine.game import SPECTATOR
 from tribes.records import GameMeta, LogEntry
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
+from tribes.wire import protowire as pw
 
 
 def game_name(game_id: str) -> str:
     return f"games/{game_id}"
 
 
-def snapshot(
-    entry: Entry,
-    game_id: str,
-    meta: GameMeta,
-    version: int,
-    state: Any,
-    viewer: int,
-    legal: Sequence[Any],
-) -> pb.GameSnapshot:
-    """The caller's snapshot: public facts, the caller's view and legal moves."""
-    game, wire = entry.game, entry.wire
-    result = game.result(state)
-    snap = pb.GameSnapshot(
-        name=game_name(game_id),
-        game_type=game.id,
-        version=version,
-        finished=result is not None,
-        to_act=game.to_act(state),
-        viewer_seat=viewer,
-        view=wire.view_to_proto(game.view(state, viewer)),
-        seat_count=meta.seat_count,
-        options=meta.options_dict,
-    )
-    if result is not None:
-        snap.scores.extend(result.scores)
-        snap.result.CopyFrom(
-            pb.Result(
+class SnapshotWriter:
+    """Serializes snapshots straight to bytes, remembering the parts that repeat.
+
+    A ``GameSnapshot`` is assembled field by field (``tribes.wire.protowire``): each
+    legal move's entry is remembered by (game, move id, description) and each game's
+    options map by its value, so a reply costs the view plus a few dictionary lookups.
+    The result parses as an ordinary ``tribes.v1.GameSnapshot``.
+    """
+
+    _LIMIT = 50_000  # remembered legal-move entries before the memo is reset
+
+    def __init__(self) -> None:
+        self._legal: dict[tuple[str, str, str], bytes] = {}
+        self._options: dict[tuple[tuple[str, str], ...], bytes] = {}
+
+    def snapshot(
+        self,
+        entry: Entry,
+        game_id: str,
+        meta: GameMeta,
+        version: int,
+        state: Any,
+        viewer: int,
+        legal: Sequence[Any],
+    ) -> bytes:
+        """The caller's snapshot: public facts, the caller's view and legal moves."""
+        game, wire = entry.game, entry.wire
+        result = game.result(state)
+        parts = [
+            pw.string_field(1, game_name(game_id)),
+            pw.string_field(2, game.id),
+            pw.uint_field(3, version),
+            pw.uint_field(4, result is not None),
+            pw.packed_field(5, game.to_act(state)),
+            pw.uint_field(6, viewer),
+            pw.packed_field(7, result.scores if result is not None else game.scores(state, viewer)),
+        ]
+        if legal:
+            parts.append(self._legal_moves(entry, state, legal))
+        view = wire.view_to_proto(game.view(state, viewer))
+        parts.append(pw.message_field(9, view.SerializeToString()))
+        if result is not None:
+            summary = pb.Result(
                 scores=result.scores,
                 ranks=result.ranks,
                 winners=result.winners,
                 summary=result.summary,
             )
-        )
-    else:
-        snap.scores.extend(game.scores(state, viewer))
-    if legal:
-        describe, to_proto = game.describe, wire.move_to_proto
-        snap.legal_moves.extend(
-            pb.LegalMove(id=m.key, description=describe(state, m), move=to_proto(m)) for m in legal
-        )
-    return snap
+            parts.append(pw.message_field(10, summary.SerializeToString()))
+        parts.append(pw.uint_field(11, meta.seat_count))
+        parts.append(self._options_field(meta.options))
+        return b"".join(parts)
+
+    def _legal_moves(self, entry: Entry, state: Any, legal: Sequence[Any]) -> bytes:
+        memo = self._legal
+        if len(memo) > self._LIMIT:
+            memo.clear()
+        game_id, describe, to_proto = entry.game.id, entry.game.describe, entry.wire.move_to_proto
+        out = []
+        for move in legal:
+            key, description = move.key, describe(state, move)
+            memo_key = (game_id, key, description)
+            encoded = memo.get(memo_key)
+            if encoded is None:
+                body = (
+                    pw.string_field(1, key)
+                    + pw.string_field(2, description)
+                    + pw.message_field(3, to_proto(move).SerializeToString())
+                )
+                encoded = memo[memo_key] = pw.message_field(8, body)
+            out.append(encoded)
+        return b"".join(out)
+
+    def _options_field(self, options: tuple[tuple[str, str], ...]) -> bytes:
+        encoded = self._options.get(options)
+        if encoded is None:
+            encoded = self._options[options] = b"".join(
+                pw.message_field(12, pw.string_field(1, k) + pw.string_field(2, v))
+                for k, v in options
+            )
+        return encoded
+
+
+def create_response(snapshot: bytes, tokens: Sequence[str]) -> bytes:
+    """``CreateGameResponse`` bytes: the snapshot and the seat tokens."""
+    return pw.message_field(1, snapshot) + b"".join(pw.string_field(2, t) for t in tokens)
 
 
 def move_record(entry: Entry, record: LogEntry, viewer: int) -> pb.MoveRecord:

@@ -1,0 +1,58 @@
+"""Just enough of the protobuf wire format to assemble messages from cached parts.
+
+The snapshot of every reply is mostly parts that repeat from call to call (each legal
+move's entry, the options map, the game type); assembling the bytes directly, with
+those parts remembered, costs a fraction of building message objects. Only the
+encodings used there are here: varints, tags, length-delimited fields.
+https://protobuf.dev/programming-guides/encoding/
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+_VARINT = 0
+_LEN = 2
+
+
+def varint(value: int) -> bytes:
+    """Base-128 varint; negative numbers as 64-bit two's complement (int32/int64)."""
+    if value < 0:
+        value += 1 << 64
+    if value < 0x80:
+        return bytes((value,))
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def tag(field: int, wire_type: int) -> bytes:
+    return varint((field << 3) | wire_type)
+
+
+def uint_field(field: int, value: int) -> bytes:
+    """A varint field (int32, int64, uint64, bool, enum); empty for the default 0."""
+    return tag(field, _VARINT) + varint(value) if value else b""
+
+
+def bytes_field(field: int, value: bytes) -> bytes:
+    """A length-delimited field (bytes, string, embedded message); empty when empty."""
+    return tag(field, _LEN) + varint(len(value)) + value if value else b""
+
+
+def message_field(field: int, value: bytes) -> bytes:
+    """An embedded message, present even when it serializes to nothing."""
+    return tag(field, _LEN) + varint(len(value)) + value
+
+
+def string_field(field: int, value: str) -> bytes:
+    return bytes_field(field, value.encode())
+
+
+def packed_field(field: int, values: Iterable[int]) -> bytes:
+    """A packed repeated varint field (proto3's default for repeated scalars)."""
+    payload = b"".join(varint(v) for v in values)
+    return bytes_field(field, payload)
