@@ -12,8 +12,6 @@ import subprocess
 import tempfile
 import time
 
-import redis
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -22,7 +20,8 @@ def free_port() -> int:
 
 
 class PrivateRedis:
-    def __init__(self) -> None:
+    def __init__(self, extra: tuple[str, ...] = ()) -> None:
+        self.extra = extra
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError("redis-server is not installed (make test installs it)")
@@ -49,6 +48,7 @@ class PrivateRedis:
                 "no",
                 "--dir",
                 str(self.dir),
+                *self.extra,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -56,9 +56,11 @@ class PrivateRedis:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                redis.Redis(port=self.port, socket_timeout=0.5).ping()
-                return
-            except redis.ConnectionError:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as probe:
+                    probe.sendall(b"PING\r\n")
+                    if probe.recv(64):  # +PONG, or -NOAUTH when a password is set
+                        return
+            except OSError:
                 time.sleep(0.05)
         raise RuntimeError("private redis-server did not start")
 

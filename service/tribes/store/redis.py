@@ -1,4 +1,4 @@
-"""The Redis store of record (redis.asyncio), one round trip per operation.
+"""The Redis store of record, one round trip per operation.
 
 Layout (``tribes.store.keys``): a hash per game (metadata, version, state, finished),
 a list for the move log, a string per remembered request id, and a pub/sub channel
@@ -13,8 +13,10 @@ forever, which is wrong for moves). Automatic client retries are off for the sam
 reason: a resent commit whose first reply was lost must be answered by the request-id
 record, not re-executed blindly.
 
-One pub/sub connection per store serves every watcher of this process: watchers
-register a queue per game channel, and a single reader task fans messages out.
+Commands go through ``tribes.store.resp`` (one pipelined connection, a fraction of
+redis-py's CPU per command); pub/sub uses redis-py: one pub/sub connection per store
+serves every watcher of this process, registering a queue per game channel, and a
+single reader task fans messages out.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from tribes.store.base import (
     Ttls,
 )
 from tribes.store.keys import Keys
+from tribes.store.resp import RespClient, RespError, RespScript
 
 log = logging.getLogger(__name__)
 
@@ -99,18 +102,19 @@ class RedisStore(Store):
     ) -> None:
         self.keys = Keys(prefix)
         self._ttls = ttls
-        self._client = aioredis.Redis.from_url(
+        self._resp = RespClient(url, timeout=timeout)
+        self._create = RespScript(self._resp, _CREATE)
+        self._load = RespScript(self._resp, _LOAD)
+        self._commit = RespScript(self._resp, _COMMIT)
+        self._pubsub_client = aioredis.Redis.from_url(
             url,
-            socket_timeout=timeout,
+            socket_timeout=None,  # a subscriber waits for messages indefinitely
             socket_connect_timeout=timeout,
             retry_on_timeout=False,
             retry=None,
             max_connections=max_connections,
         )
-        self._create = self._client.register_script(_CREATE)
-        self._load = self._client.register_script(_LOAD)
-        self._commit = self._client.register_script(_COMMIT)
-        self._fanout = _Fanout(self._client)
+        self._fanout = _Fanout(self._pubsub_client)
 
     async def create(self, game_id: str, meta: bytes, state: bytes) -> bool:
         async with _unavailable("create"):
@@ -123,7 +127,9 @@ class RedisStore(Store):
         key = self.keys.game(game_id)
         async with _unavailable("load"):
             if request_key is None:
-                meta, version, state, finished = await self._client.hmget(key, "m", "v", "s", "f")
+                meta, version, state, finished = await self._resp.call(
+                    "HMGET", key, "m", "v", "s", "f"
+                )
                 prior = None
             else:
                 meta, version, state, finished, prior = await self._load(
@@ -172,7 +178,9 @@ class RedisStore(Store):
         if count <= 0:
             return []
         async with _unavailable("read_log"):
-            entries = await self._client.lrange(self.keys.log(game_id), start, start + count - 1)
+            entries = await self._resp.call(
+                "LRANGE", self.keys.log(game_id), start, start + count - 1
+            )
         return [_bytes(entry) for entry in entries]
 
     @contextlib.asynccontextmanager
@@ -186,19 +194,20 @@ class RedisStore(Store):
 
     async def shared_secret(self, proposal: bytes) -> bytes:
         async with _unavailable("shared_secret"):
-            await self._client.set(self.keys.secret(), proposal, nx=True)
-            secret = await self._client.get(self.keys.secret())
+            await self._resp.call("SET", self.keys.secret(), proposal, "NX")
+            secret = await self._resp.call("GET", self.keys.secret())
         if not secret:
             raise StoreUnavailableError("the shared secret vanished")
         return _bytes(secret)
 
     async def ping(self) -> None:
         async with _unavailable("ping"):
-            await self._client.ping()
+            await self._resp.call("PING")
 
     async def close(self) -> None:
         await self._fanout.close()
-        await self._client.aclose()
+        await self._pubsub_client.aclose()
+        await self._resp.close()
 
 
 def _bytes(value: bytes | str) -> bytes:
@@ -211,7 +220,7 @@ async def _unavailable(operation: str) -> AsyncIterator[None]:
     """Turn every Redis/socket failure into StoreUnavailableError."""
     try:
         yield
-    except (RedisError, OSError) as exc:
+    except (RedisError, OSError, RespError) as exc:
         raise StoreUnavailableError(f"redis {operation} failed: {exc}") from exc
 
 
