@@ -83,7 +83,8 @@ def bench_rules(entry: Entry, seats: int, games: int, seed: int = 1) -> dict[str
 def typical_snapshot(entry: Entry, seats: int, moves: int = 40) -> tuple[bytes, int, int]:
     """(snapshot template without name/version, its full size, state size) mid-game."""
     from tribes.records import GameMeta
-    from tribes.wire.snapshot import snapshot
+    from tribes.v1 import common_pb2 as pb
+    from tribes.wire.snapshot import SnapshotWriter
 
     game = entry.game
     rng = random.Random(7)
@@ -98,8 +99,9 @@ def typical_snapshot(entry: Entry, seats: int, moves: int = 40) -> tuple[bytes, 
     seat = game.to_act(state)[0]
     meta = GameMeta(game.id, seats, tuple(sorted(game.resolve_options({}).items())), 7, "s", 0)
     legal = game.legal_moves(state, seat)
-    snap = snapshot(entry, "x" * 12, meta, 1, state, seat, legal)
-    full = snap.ByteSize()
+    blob = SnapshotWriter().snapshot(entry, "x" * 12, meta, 1, state, seat, legal)
+    snap = pb.GameSnapshot.FromString(blob)
+    full = len(blob)
     snap.name = ""
     snap.version = 0
     snap.ClearField("to_act")

@@ -26,6 +26,8 @@ class GameWire(Generic[M, V]):
                                                  raises MalformedMoveError for nonsense
     view_to_proto(view) -> tribes.v1.View        with this game's arm set
     arm                                          the oneof arm name in Move and View
+    view_to_bytes(view) -> bytes                 optional: the serialized tribes.v1.View,
+                                                 for games that assemble it faster
     """
 
     game_id: str
@@ -33,3 +35,4 @@ class GameWire(Generic[M, V]):
     move_to_proto: Callable[[M], pb.Move]
     move_from_proto: Callable[[Any], M]
     view_to_proto: Callable[[V], pb.View]
+    view_to_bytes: Callable[[V], bytes] | None = None

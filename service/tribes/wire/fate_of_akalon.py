@@ -9,6 +9,7 @@ runs for every legal move and every view of every request.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from tribes.engine import MalformedMoveError
 from tribes.games.fate_of_akalon.cards import DEF_OF, INSTANCE, KEY
@@ -32,12 +33,14 @@ from tribes.games.fate_of_akalon.state import (
     Decision,
     EffectKind,
     Phase,
+    PlayerView,
     Side,
     View,
 )
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import fate_of_akalon_pb2 as fpb
 from tribes.wire import GameWire
+from tribes.wire import protowire as pw
 
 # -- enum maps (domain string values -> proto enums) ------------------------------------
 
@@ -212,29 +215,66 @@ def _seat(seat: int) -> int:
 # -- the view ---------------------------------------------------------------------------
 
 
-def view_to_proto(view: View) -> pb.View:
+_FIELD = fpb.FateOfAkalonView.DESCRIPTOR.fields_by_name
+_VIEW_ARM = pb.View.DESCRIPTOR.fields_by_name["fate_of_akalon"].number
+_PLAYERS, _LOG, _PRIVATE_LOG, _CARDS = (
+    _FIELD[name].number for name in ("players", "log", "private_log", "cards")
+)
+_MEMO_LIMIT = 50_000
+# Encoded repeated entries by value: players, log lines and card-table entries mostly
+# repeat from one version to the next, so their bytes are reused (bounded memos).
+_player_memo: dict[PlayerView, bytes] = {}
+_line_memo: dict[tuple[int, str], bytes] = {}
+_card_memo: dict[str, bytes] = {}
+
+
+def _player_entry(p: PlayerView) -> bytes:
+    return pw.message_field(
+        _PLAYERS,
+        fpb.FateOfAkalonPlayer(
+            seat=p.seat,
+            faction=_FACTION[p.faction],
+            side=_SIDE[p.side],
+            eliminated=p.eliminated,
+            hand_size=p.hand_size,
+            deck_size=p.deck_size,
+            hand=p.hand,
+            discard=p.discard,
+            cemetery=p.cemetery,
+            cemetery_value=p.cemetery_value,
+            out_of_play=p.out_of_play,
+            reveal=p.reveal,
+            plays=p.plays,
+            battlefield_value=p.battlefield_value,
+        ).SerializeToString(),
+    )
+
+
+def _line_entry(key: tuple[int, str]) -> bytes:
+    field, line = key
+    return pw.message_field(field, line.encode())
+
+
+def _card_entry(card: str) -> bytes:
+    entry = pw.string_field(1, card) + pw.message_field(2, _CARD[card].SerializeToString())
+    return pw.message_field(_CARDS, entry)
+
+
+def _memo(memo: dict[Any, bytes], key: Any, build: Callable[[Any], bytes]) -> bytes:
+    encoded = memo.get(key)
+    if encoded is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        encoded = memo[key] = build(key)
+    return encoded
+
+
+def view_to_bytes(view: View) -> bytes:
+    """The serialized ``View`` (arm ``fate_of_akalon``) of a domain view: every field and
+    nothing the view lacks. Players, log lines and card entries come from memos."""
     named: set[str] = set()
-    players = []
     for p in view.players:
         named.update(p.hand, p.discard, p.cemetery, p.out_of_play, p.reveal)
-        players.append(
-            fpb.FateOfAkalonPlayer(
-                seat=p.seat,
-                faction=_FACTION[p.faction],
-                side=_SIDE[p.side],
-                eliminated=p.eliminated,
-                hand_size=p.hand_size,
-                deck_size=p.deck_size,
-                hand=p.hand,
-                discard=p.discard,
-                cemetery=p.cemetery,
-                cemetery_value=p.cemetery_value,
-                out_of_play=p.out_of_play,
-                reveal=p.reveal,
-                plays=p.plays,
-                battlefield_value=p.battlefield_value,
-            )
-        )
     battlefield = []
     for b in view.battlefield:
         named.add(b.card)
@@ -267,13 +307,10 @@ def view_to_proto(view: View) -> pb.View:
         battle=view.battle,
         attacker=view.attacker,
         play_order=view.play_order,
-        players=players,
         battlefield=battlefield,
         effects=effects,
         designations=view.designations,
         team_values=view.team_values,
-        log=view.log,
-        private_log=view.private_log,
     )
     if view.pending is not None:
         options = view.pending.options
@@ -299,10 +336,20 @@ def view_to_proto(view: View) -> pb.View:
                 summary=result.summary,
             )
         )
-    cards = out.cards
-    for key in sorted(named):
-        cards[key].CopyFrom(_CARD[key])
-    return pb.View(fate_of_akalon=out)
+    tail = b"".join(
+        [
+            *(_memo(_player_memo, p, _player_entry) for p in view.players),
+            *(_memo(_line_memo, (_LOG, line), _line_entry) for line in view.log),
+            *(_memo(_line_memo, (_PRIVATE_LOG, line), _line_entry) for line in view.private_log),
+            *(_memo(_card_memo, card, _card_entry) for card in sorted(named)),
+        ]
+    )
+    return pw.message_field(_VIEW_ARM, out.SerializeToString() + tail)
+
+
+def view_to_proto(view: View) -> pb.View:
+    """The ``View`` message of a domain view (parsed from ``view_to_bytes``)."""
+    return pb.View.FromString(view_to_bytes(view))
 
 
 def _option_cards(options: Iterable[str]) -> Iterable[str]:
@@ -320,4 +367,5 @@ WIRE: GameWire[AkalonMove, View] = GameWire(
     move_to_proto=move_to_proto,
     move_from_proto=move_from_proto,
     view_to_proto=view_to_proto,
+    view_to_bytes=view_to_bytes,
 )

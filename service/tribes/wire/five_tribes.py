@@ -53,6 +53,7 @@ from tribes.games.five_tribes.state import PlayerView, Step, TurnView, View
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import five_tribes_pb2 as fpb
 from tribes.wire import GameWire
+from tribes.wire import protowire as pw
 
 E = TypeVar("E")
 
@@ -431,29 +432,58 @@ def _set_turn(out: fpb.FiveTribesTurn, turn: TurnView) -> None:
         pending.drawn.extend([_DJINN_PB[d] for d in turn.drawn])
 
 
-def view_to_proto(view: View) -> pb.View:
-    """The ``FiveTribesView`` of a domain view: every field, nothing the view lacks."""
-    out = pb.View()
-    v = out.five_tribes
+_VIEW_ARM = pb.View.DESCRIPTOR.fields_by_name["five_tribes"].number
+_TILES = fpb.FiveTribesView.DESCRIPTOR.fields_by_name["tiles"].number
+_PLAYERS = fpb.FiveTribesView.DESCRIPTOR.fields_by_name["players"].number
+_MEMO_LIMIT = 100_000
+# Encoded repeated entries by value: most tiles and players are unchanged from one
+# version to the next, so their bytes are reused instead of rebuilt (bounded memo).
+_tile_memo: dict[tuple[Any, ...], bytes] = {}
+_player_memo: dict[PlayerView, bytes] = {}
+
+
+def _tile_entry(key: tuple[Any, ...]) -> bytes:
+    index, code, meeples, owner, palms, palaces = key
+    tile = fpb.FiveTribesTileState()
+    position = tile.position
+    position.row, position.column = _ROW_COL[index]
+    tile.kind, tile.value = _TILE_TYPE_PB[code]
+    _set_meeples(tile.meeples, meeples)
+    if owner is not None:
+        tile.owner = owner
+    tile.palms = palms
+    tile.palaces = palaces
+    return pw.message_field(_TILES, tile.SerializeToString())
+
+
+def _player_entry(player: PlayerView) -> bytes:
+    out = fpb.FiveTribesPlayer()
+    _set_player(out, player)
+    return pw.message_field(_PLAYERS, out.SerializeToString())
+
+
+def _repeated(memo: dict[Any, bytes], keys: Iterable[Any], build: Callable[[Any], bytes]) -> bytes:
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    parts = []
+    for key in keys:
+        encoded = memo.get(key)
+        if encoded is None:
+            encoded = memo[key] = build(key)
+        parts.append(encoded)
+    return b"".join(parts)
+
+
+def view_to_bytes(view: View) -> bytes:
+    """The serialized ``View`` (arm ``five_tribes``) of a domain view: every field, nothing
+    the view lacks. Tiles and players are assembled from remembered entries."""
+    v = fpb.FiveTribesView()
     v.seat = view.seat
     v.round = view.round
     v.step = _STEP_PB[view.step]
     v.to_act.extend(view.to_act)
     v.end_triggered = view.end_triggered
 
-    add_tile = v.tiles.add
-    meeples, owners, palms, palaces = view.meeples, view.owners, view.palms, view.palaces
-    for index, code in enumerate(view.tiles):
-        tile = add_tile()
-        position = tile.position
-        position.row, position.column = _ROW_COL[index]
-        tile.kind, tile.value = _TILE_TYPE_PB[code]
-        _set_meeples(tile.meeples, meeples[index])
-        owner = owners[index]
-        if owner is not None:
-            tile.owner = owner
-        tile.palms = palms[index]
-        tile.palaces = palaces[index]
     v.bag_size = view.bag_size
     v.palm_supply = view.palm_supply
     v.palace_supply = view.palace_supply
@@ -464,10 +494,6 @@ def view_to_proto(view: View) -> pb.View:
     v.djinn_pile_size = view.djinn_pile_size
     v.djinn_display.extend([_DJINN_PB[d] for d in view.djinn_display])
     v.djinn_discard.extend([_DJINN_PB[d] for d in view.djinn_discard])
-
-    add_player = v.players.add
-    for player in view.players:
-        _set_player(add_player(), player)
 
     v.marker_owners.extend(view.marker_owners)
     v.bid_order.extend(view.bid_order)
@@ -485,7 +511,26 @@ def view_to_proto(view: View) -> pb.View:
         _set_turn(v.turn, view.turn)
     if view.final_scores is not None:
         v.final_scores.extend(view.final_scores)
-    return out
+    tiles = _repeated(
+        _tile_memo,
+        zip(
+            range(len(view.tiles)),
+            view.tiles,
+            view.meeples,
+            view.owners,
+            view.palms,
+            view.palaces,
+            strict=True,
+        ),
+        _tile_entry,
+    )
+    players = _repeated(_player_memo, view.players, _player_entry)
+    return pw.message_field(_VIEW_ARM, v.SerializeToString() + tiles + players)
+
+
+def view_to_proto(view: View) -> pb.View:
+    """The ``View`` message of a domain view (parsed from ``view_to_bytes``)."""
+    return pb.View.FromString(view_to_bytes(view))
 
 
 WIRE: GameWire[Move, View] = GameWire(
@@ -494,4 +539,5 @@ WIRE: GameWire[Move, View] = GameWire(
     move_to_proto=move_to_proto,
     move_from_proto=move_from_proto,
     view_to_proto=view_to_proto,
+    view_to_bytes=view_to_bytes,
 )

@@ -56,8 +56,11 @@ class SnapshotWriter:
         ]
         if legal:
             parts.append(self._legal_moves(entry, state, legal))
-        view = wire.view_to_proto(game.view(state, viewer))
-        parts.append(pw.message_field(9, view.SerializeToString()))
+        view = game.view(state, viewer)
+        if wire.view_to_bytes is not None:
+            parts.append(pw.message_field(9, wire.view_to_bytes(view)))
+        else:
+            parts.append(pw.message_field(9, wire.view_to_proto(view).SerializeToString()))
         if result is not None:
             summary = pb.Result(
                 scores=result.scores,
