@@ -74,7 +74,16 @@ class StateCodec(Generic[T]):
         parts = []
         for field, convert in zip(self._get(value), self._field_encoders, strict=True):
             kind = type(field)
-            if kind is int or kind is str or field is None or kind is bool or kind is float:
+            if kind is int:
+                parts.append(b"%d" % field)
+                continue
+            if field is None:
+                parts.append(b"null")
+                continue
+            if kind is bool:
+                parts.append(b"true" if field else b"false")
+                continue
+            if kind is str or kind is float:
                 parts.append(self._json(field).encode())
                 continue
             known = fragments.get(id(field))

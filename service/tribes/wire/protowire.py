@@ -15,18 +15,25 @@ _VARINT = 0
 _LEN = 2
 
 
-def varint(value: int) -> bytes:
-    """Base-128 varint; negative numbers as 64-bit two's complement (int32/int64)."""
-    if value < 0:
-        value += 1 << 64
-    if value < 0x80:
-        return bytes((value,))
+def _encode_varint(value: int) -> bytes:
     out = bytearray()
     while value >= 0x80:
         out.append((value & 0x7F) | 0x80)
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+_SMALL = tuple(_encode_varint(v) for v in range(1 << 14))  # every one- and two-byte varint
+
+
+def varint(value: int) -> bytes:
+    """Base-128 varint; negative numbers as 64-bit two's complement (int32/int64)."""
+    if 0 <= value < 16384:
+        return _SMALL[value]
+    if value < 0:
+        value += 1 << 64
+    return _encode_varint(value)
 
 
 def tag(field: int, wire_type: int) -> bytes:
