@@ -16,7 +16,7 @@ $(STAMP)/installed: pyproject.toml
 	@mkdir -p $(STAMP)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,fast]'
 	@touch $@
 
 protos: $(GEN)

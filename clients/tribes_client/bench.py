@@ -179,27 +179,42 @@ def child(args: Sequence[str], env: dict[str, str], port: int) -> Iterator[int]:
             proc.kill()
 
 
+def _with_children(pid: int) -> tuple[int, ...]:
+    """A process and its children (a supervisor's workers), from /proc."""
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                pids.extend(int(c) for c in f.read().split())
+    return tuple(pids)
+
+
 def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> list[dict[str, Any]]:
+    """Alternating passes: bare, the service, the service with N workers (rotated order)."""
     rows: list[dict[str, Any]] = []
     mix = dict(part.split("=") for part in args.mix.split(","))
     with private_redis() as (redis_url, _redis_pid):
-        service_port, bare_port = _free_port(), _free_port()
+        ports = {name: _free_port() for name in ("bare", "service", "workers")}
         template_file = pathlib.Path(tempfile.mkdtemp()) / "snapshot.bin"
         template_file.write_bytes(template)
-        service_env = {
-            "REDIS_URL": redis_url,
-            "TRIBES_PORT": str(service_port),
-            "TRIBES_METRICS_PORT": "0",
-            "TRIBES_LOG_REQUESTS": "1",
-            "TRIBES_LOG_LEVEL": "INFO",
-            "TRIBES_GAME_PLUGINS": args.plugins,
-        }
+
+        def service_env(port: int, workers: int) -> dict[str, str]:
+            return {
+                "REDIS_URL": redis_url,
+                "TRIBES_PORT": str(port),
+                "TRIBES_METRICS_PORT": "0",
+                "TRIBES_LOG_REQUESTS": "1",
+                "TRIBES_GAME_PLUGINS": args.plugins,
+                "TRIBES_WORKERS": str(workers),
+                "TRIBES_TOKEN_SECRET": "bench-secret-0123456789",
+            }
+
         bare_cmd = [
             sys.executable,
             "-m",
             "tribes_client.bare",
             "--port",
-            str(bare_port),
+            str(ports["bare"]),
             "--redis",
             redis_url,
             "--template",
@@ -207,26 +222,33 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
             "--state-bytes",
             str(state_bytes),
         ]
+        service_cmd = [sys.executable, "-m", "tribes"]
         with (
-            child([sys.executable, "-m", "tribes"], service_env, service_port) as service_pid,
-            child(bare_cmd, {}, bare_port) as bare_pid,
+            child(bare_cmd, {}, ports["bare"]) as bare_pid,
+            child(service_cmd, service_env(ports["service"], 1), ports["service"]) as service_pid,
+            child(
+                service_cmd, service_env(ports["workers"], args.workers), ports["workers"]
+            ) as workers_pid,
         ):
+            time.sleep(1.0)  # every worker up, not just the first to bind
             servers = {
-                "bare": (f"127.0.0.1:{bare_port}", bare_pid),
-                "service": (f"127.0.0.1:{service_port}", service_pid),
+                "bare": (ports["bare"], (bare_pid,)),
+                "service": (ports["service"], (service_pid,)),
+                f"service, {args.workers} workers": (ports["workers"], _with_children(workers_pid)),
             }
+            names = list(servers)
             for n in args.concurrency:
                 for rep in range(args.passes):
-                    order = ("bare", "service") if rep % 2 == 0 else ("service", "bare")
+                    order = names[rep % len(names) :] + names[: rep % len(names)]
                     for which in order:
-                        target, pid = servers[which]
+                        port, pids = servers[which]
                         cfg = LoadConfig(
-                            target=target,
+                            target=f"127.0.0.1:{port}",
                             concurrency=n,
                             mix={k: float(v) for k, v in mix.items()},
                             warmup=args.warmup,
                             duration=args.duration,
-                            server_pids=(pid,),
+                            server_pids=pids,
                             progress=not args.quiet,
                             seed=rep + 1,
                         )
@@ -238,32 +260,37 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
 
 
 def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
+    """One row per (N, service variant): its figures beside the bare reference's."""
     out = [
-        "| N | bare req/s | service req/s | **service/bare req/s** | per-pass ratios "
-        "| bare p99 ms | service p99 ms | server CPU µs/req bare / service | errors |",
-        "|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "| N | server | bare req/s | server req/s | **server/bare req/s** | per-pass ratios "
+        "| bare p99 ms | server p99 ms | server CPU µs/req bare / server | errors |",
+        "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
+    variants = [v for v in dict.fromkeys(r["server"] for r in rows) if v != "bare"]
     for n in sorted({r["concurrency"] for r in rows}):
         bare = [r for r in rows if r["concurrency"] == n and r["server"] == "bare"]
-        svc = [r for r in rows if r["concurrency"] == n and r["server"] == "service"]
-        ratios = [
-            s["requests_per_s"] / b["requests_per_s"] for b, s in zip(bare, svc, strict=False)
-        ]
+        for variant in variants:
+            svc = [r for r in rows if r["concurrency"] == n and r["server"] == variant]
+            ratios = [
+                s["requests_per_s"] / b["requests_per_s"] for b, s in zip(bare, svc, strict=False)
+            ]
 
-        def fmt(rs: list[dict[str, Any]], key: str, spec: str) -> str:
-            return " / ".join(format(r.get(key, float("nan")), spec) for r in rs)
+            def fmt(rs: list[dict[str, Any]], key: str, spec: str) -> str:
+                return " / ".join(format(r.get(key, float("nan")), spec) for r in rs)
 
-        errors = sum(sum(r["errors"].values()) for r in bare + svc)
-        out.append(
-            f"| {n} | {fmt(bare, 'requests_per_s', '.0f')} | {fmt(svc, 'requests_per_s', '.0f')} "
-            f"| **{statistics.fmean(ratios):.2f}** | {' / '.join(f'{x:.2f}' for x in ratios)} "
-            f"| {fmt(bare, 'p99_ms', '.1f')} | {fmt(svc, 'p99_ms', '.1f')} "
-            f"| {statistics.fmean(r['server_cpu_us_per_req'] for r in bare):.0f} / "
-            f"{statistics.fmean(r['server_cpu_us_per_req'] for r in svc):.0f} | {errors} |"
-        )
+            errors = sum(sum(r["errors"].values()) for r in svc)
+            bare_cpu = statistics.fmean(r["server_cpu_us_per_req"] for r in bare)
+            svc_cpu = statistics.fmean(r["server_cpu_us_per_req"] for r in svc)
+            out.append(
+                f"| {n} | {variant} | {fmt(bare, 'requests_per_s', '.0f')} "
+                f"| {fmt(svc, 'requests_per_s', '.0f')} "
+                f"| **{statistics.fmean(ratios):.2f}** | {' / '.join(f'{x:.2f}' for x in ratios)} "
+                f"| {fmt(bare, 'p99_ms', '.1f')} | {fmt(svc, 'p99_ms', '.1f')} "
+                f"| {bare_cpu:.0f} / {svc_cpu:.0f} | {errors} |"
+            )
     out.append(
         f"\nreply bytes (typical ApplyMove snapshot): service {reply_bytes['service']}, "
-        f"bare {reply_bytes['bare']}"
+        f"bare {reply_bytes['bare']}; server CPU of the multi-worker run sums its workers"
     )
     return "\n".join(out)
 
@@ -302,6 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--concurrency", type=lambda s: [int(x) for x in s.split(",")], default=[1, 16, 64]
     )
     parser.add_argument("--passes", type=int, default=2, help="alternating passes per N")
+    parser.add_argument("--workers", type=int, default=2, help="workers of the multi-process run")
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--duration", type=float, default=8.0)
     parser.add_argument("--plugins", default="", help="extra game plugin modules for the service")

@@ -88,7 +88,9 @@ class App:
         request_log = RequestLog(request_stream) if settings.log_requests else None
         server = grpc.aio.server(
             interceptors=[ObservabilityInterceptor(metrics, request_log)],
-            options=[("grpc.so_reuseport", 0)],
+            # off by default, so a second server on a taken port fails instead of
+            # silently sharing it
+            options=[("grpc.so_reuseport", int(settings.reuseport))],
         )
         add_to_server(servicer, server)
         health = HealthServicer()
@@ -195,6 +197,11 @@ def configure_logging(level: str) -> None:
 def main() -> None:
     settings = Settings.from_env()
     configure_logging(settings.log_level)
+    if settings.workers > 1:
+        from tribes.workers import supervise
+
+        asyncio.run(supervise(settings))
+        return
     loop_factory = None
     if settings.uvloop:
         with contextlib.suppress(ImportError):

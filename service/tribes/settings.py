@@ -20,6 +20,8 @@
 | TRIBES_GRACE_SECONDS           | 5.0       | SIGTERM: time given to in-flight calls          |
 | TRIBES_UVLOOP                  | 1         | use uvloop when installed                       |
 | TRIBES_GC_TUNE                 | 1         | freeze start-up objects, collect less often     |
+| TRIBES_REUSEPORT               | 0         | 1 = several processes may share TRIBES_PORT     |
+| TRIBES_WORKERS                 | 1         | server processes on the port (needs REDIS_URL)  |
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class Settings:
     grace: float = 5.0
     uvloop: bool = True
     gc_tune: bool = True
+    reuseport: bool = False
+    workers: int = 1
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -82,4 +86,6 @@ class Settings:
             grace=float(e.get("TRIBES_GRACE_SECONDS", d.grace)),
             uvloop=flag("TRIBES_UVLOOP", d.uvloop),
             gc_tune=flag("TRIBES_GC_TUNE", d.gc_tune),
+            reuseport=flag("TRIBES_REUSEPORT", d.reuseport),
+            workers=int(e.get("TRIBES_WORKERS", d.workers)),
         )

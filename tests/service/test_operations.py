@@ -4,7 +4,10 @@ replay from the log, graceful shutdown, the embedded store."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -16,8 +19,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tests.games.goofspiel import GAME
 from tests.service.helpers import create, fails, get, move
-from tests.support.redis_server import PrivateRedis
-from tests.support.server import bearer, running_app, server_process
+from tests.support.redis_server import PrivateRedis, free_port
+from tests.support.server import ROOT, bearer, running_app, server_process
 from tribes.engine.driver import find_move, new_game, play
 from tribes.records import ENTRY, META
 from tribes.server import App
@@ -263,3 +266,50 @@ async def test_one_structured_log_line_per_request() -> None:
     ]
     assert lines[0]["game"] == "goofspiel" and lines[1]["game"] == created.name
     assert all(line["ms"] >= 0 and line["ts"] > 1.7e9 and line["peer"] for line in lines)
+
+
+def test_workers_share_one_port_and_one_metrics_endpoint(redis_url: str, redis_prefix: str) -> None:
+    """TRIBES_WORKERS=2: two processes serve one port; /metrics sums both; SIGTERM ends all."""
+    port, metrics_port = free_port(), free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'service'}",
+        "REDIS_URL": redis_url,
+        "TRIBES_REDIS_PREFIX": redis_prefix,
+        "TRIBES_WORKERS": "2",
+        "TRIBES_PORT": str(port),
+        "TRIBES_METRICS_PORT": str(metrics_port),
+        "TRIBES_GAME_PLUGINS": "tests.games.goofspiel.plugin",
+        "TRIBES_LOG_REQUESTS": "0",
+    }
+    proc = subprocess.Popen([sys.executable, "-m", "tribes"], env=env, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 20
+        calls = 0
+        while time.monotonic() < deadline and calls < 40:
+            try:
+                with grpc.insecure_channel(
+                    f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
+                ) as channel:
+                    spb_grpc.GameServiceStub(channel).ListGameTypes(
+                        spb.ListGameTypesRequest(), timeout=2
+                    )
+                    calls += 1
+            except grpc.RpcError:
+                time.sleep(0.2)
+        assert calls == 40
+        text = _scrape(metrics_port)
+        served = _sample(
+            text,
+            "grpc_server_handled_total",
+            grpc_method="ListGameTypes",
+            grpc_code="OK",
+        )
+        assert served == 40  # summed over the workers' metric files
+        children = subprocess.run(
+            ["pgrep", "-P", str(proc.pid)], capture_output=True, text=True, check=False
+        ).stdout.split()
+        assert len(children) == 2
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0
