@@ -295,6 +295,44 @@ def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
     return "\n".join(out)
 
 
+def summary_table(rules: list[dict[str, Any]], load: list[dict[str, Any]]) -> str:
+    """The figures against the project's targets (README "Performance")."""
+    out = ["| target | figure | met |", "|---|--:|:-:|"]
+
+    def row(target: str, figure: str, met: bool) -> None:
+        out.append(f"| {target} | {figure} | {'yes' if met else 'no'} |")
+
+    if rules:
+        worst = max(r["median_us"] for r in rules)
+        row(
+            "rule engine: median legal_moves + apply ≤ 300 µs (every game)",
+            f"{worst:.0f} µs",
+            worst <= 300,
+        )
+        row("rule engine goal: median < 80 µs", f"{worst:.0f} µs", worst < 80)
+    at16 = [r for r in load if r["concurrency"] == 16]
+    bare = [r for r in at16 if r["server"] == "bare"]
+    svc = [r for r in at16 if r["server"] == "service"]
+    if bare and svc:
+        ratio = statistics.fmean(r["requests_per_s"] for r in svc) / statistics.fmean(
+            r["requests_per_s"] for r in bare
+        )
+        p99 = statistics.fmean(r["p99_ms"] for r in svc) / statistics.fmean(
+            r["p99_ms"] for r in bare
+        )
+        cpu = statistics.fmean(r["server_cpu_us_per_req"] for r in svc)
+        cpu_ratio = cpu / statistics.fmean(r["server_cpu_us_per_req"] for r in bare)
+        row("N=16: service/bare requests/s ≥ 0.70", f"{ratio:.2f}", ratio >= 0.70)
+        row("N=16: service p99 ≤ 2x bare p99", f"{p99:.2f}x", p99 <= 2)
+        row("goal: service/bare requests/s ≥ 1.0", f"{ratio:.2f}", ratio >= 1.0)
+        row(
+            "goal: server CPU per request < 450 µs",
+            f"{cpu:.0f} µs ({cpu_ratio:.2f}x bare)",
+            cpu < 450,
+        )
+    return "\n".join(out)
+
+
 def rules_table(rows: list[dict[str, Any]]) -> str:
     out = [
         "| game | seats | median µs/move | p99 µs/move | moves/game | games/s "
@@ -367,6 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("## Service vs bare plumbing (same load generator, same Redis, alternating)\n")
         print(ratio_table(load_rows, {"service": full, "bare": len(template) + 16}), flush=True)
 
+    print("\n## Summary\n\n" + summary_table(rules, load_rows), flush=True)
     (out_dir / "bench.json").write_text(
         json.dumps({"machine": machine(), "rules": rules, "load": load_rows}, indent=2)
     )
