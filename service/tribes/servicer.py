@@ -7,8 +7,9 @@ table (``tribes.status``) in ``_rpc``.
 Decisions worth knowing (README "API"):
 * ``expected_version`` 0 skips the version check. The move is then validated against
   the freshest state; if another move lands between our read and our write we re-read
-  and re-validate (at most ``_UNCHECKED_ATTEMPTS`` times) instead of answering
-  ABORTED, because the caller asked not to pin a version. With a version given, any
+  and re-validate instead of answering ABORTED, because the caller asked not to pin a
+  version: at most once per seat plus one, since in a simultaneous decision each other
+  seat can win the race once. With a version given, any
   mismatch is ABORTED (STALE_VERSION), never retried.
 * A retried ``request_id`` (scoped per game and seat) gets the first answer: the
   snapshot of the version that request produced, rebuilt by replaying the log when
@@ -53,7 +54,6 @@ log = logging.getLogger(__name__)
 
 _NAME = re.compile(r"^games/([A-Za-z0-9_-]{1,64})$")
 _REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
-_UNCHECKED_ATTEMPTS = 3
 _MAX_PAGE = 1000
 _DEFAULT_PAGE = 100
 
@@ -185,7 +185,9 @@ class GameServicer(spb_grpc.GameServiceServicer):
         expected = request.expected_version
         game_type = "unknown"
         try:
-            for attempt in range(_UNCHECKED_ATTEMPTS):
+            attempt = 0
+            while True:
+                attempt += 1
                 cached, prior = await self._current(game_id, expected, request_key)
                 entry = self.catalog.get(cached.meta.game_type)
                 game_type = entry.game.id
@@ -213,11 +215,12 @@ class GameServicer(spb_grpc.GameServiceServicer):
                         f"another move landed first; the game is at version {outcome.version}",
                         current_version=str(outcome.version),
                     )
-                log.debug("unchecked move on %s lost a race (attempt %d)", game_id, attempt + 1)
-            raise StaleVersionError(
-                "the game is changing too fast; fetch it and try again",
-                current_version=str(outcome.version),
-            )
+                if attempt > cached.meta.seat_count:
+                    raise StaleVersionError(
+                        "the game is changing too fast; fetch it and try again",
+                        current_version=str(outcome.version),
+                    )
+                log.debug("unchecked move on %s lost a race (attempt %d)", game_id, attempt)
         except (RulesError, ServiceError) as exc:
             self.metrics.inc(self.metrics.moves_rejected, game_type, exc.reason)
             raise
@@ -483,38 +486,25 @@ def _serialize(reply: Any) -> bytes:
 
 def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
     """Register the RPCs; like the generated helper, but replies may be bytes."""
-    unary = grpc.unary_unary_rpc_method_handler
-    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
-        "ListGameTypes": unary(
-            servicer.ListGameTypes,
-            request_deserializer=spb.ListGameTypesRequest.FromString,
-            response_serializer=_serialize,
-        ),
-        "CreateGame": unary(
-            servicer.CreateGame,
-            request_deserializer=spb.CreateGameRequest.FromString,
-            response_serializer=_serialize,
-        ),
-        "GetGame": unary(
-            servicer.GetGame,
-            request_deserializer=spb.GetGameRequest.FromString,
-            response_serializer=_serialize,
-        ),
-        "ApplyMove": unary(
-            servicer.ApplyMove,
-            request_deserializer=spb.ApplyMoveRequest.FromString,
-            response_serializer=_serialize,
-        ),
-        "ListMoves": unary(
-            servicer.ListMoves,
-            request_deserializer=spb.ListMovesRequest.FromString,
-            response_serializer=_serialize,
-        ),
-        "WatchGame": grpc.unary_stream_rpc_method_handler(
-            servicer.WatchGame,
-            request_deserializer=spb.WatchGameRequest.FromString,
-            response_serializer=_serialize,
-        ),
+    unary: dict[str, Any] = {
+        "ListGameTypes": spb.ListGameTypesRequest,
+        "CreateGame": spb.CreateGameRequest,
+        "GetGame": spb.GetGameRequest,
+        "ApplyMove": spb.ApplyMoveRequest,
+        "ListMoves": spb.ListMovesRequest,
     }
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
+        method: grpc.unary_unary_rpc_method_handler(
+            getattr(servicer, method),
+            request_deserializer=request.FromString,
+            response_serializer=_serialize,
+        )
+        for method, request in unary.items()
+    }
+    handlers["WatchGame"] = grpc.unary_stream_rpc_method_handler(
+        servicer.WatchGame,
+        request_deserializer=spb.WatchGameRequest.FromString,
+        response_serializer=_serialize,
+    )
     name = spb.DESCRIPTOR.services_by_name["GameService"].full_name
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
