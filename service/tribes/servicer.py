@@ -121,12 +121,13 @@ class GameServicer(spb_grpc.GameServiceServicer):
         seed = request.seed if self.allow_seed and request.HasField("seed") else None
         if seed is None:
             seed = secrets.randbits(64)
+        options = driver.resolve_setup(game, request.seat_count, dict(request.options))
         with self._rule_timer(game.id, "new_game"):
-            state = driver.new_game(game, request.seat_count, dict(request.options), seed)
+            state = game.new_game(request.seat_count, options, seed)
         meta = GameMeta(
             game_type=game.id,
             seat_count=request.seat_count,
-            options=tuple(sorted(game.resolve_options(dict(request.options)).items())),
+            options=tuple(sorted(options.items())),
             seed=seed,
             salt=secrets.token_urlsafe(12),
             created_ms=int(time.time() * 1000),
@@ -140,7 +141,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
         elif request_id:
             # A retry: answer with the game the first request created.
             loaded = await self._load(game_id)
-            meta = self._meta(loaded)
+            meta = self._meta(game_id, loaded)
             if meta.game_type != game.id or meta.seat_count != request.seat_count:
                 raise BadRequestError(
                     "this request_id was already used to create a different game",
@@ -162,7 +163,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
     ) -> bytes:
         game_id = _game_id(request.name)
         loaded = await self._load(game_id)
-        meta = self.cache.meta(game_id) or self._meta(loaded)
+        meta = self._meta(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
         viewer = self._viewer(context, game_id, meta)
         cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
@@ -235,7 +236,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
             raise BadRequestError(f"page_size must be 1..{_MAX_PAGE}", reason="BAD_PAGE_SIZE")
         start = _page_start(request.page_token)
         loaded = await self._load(game_id)
-        meta = self._meta(loaded)
+        meta = self._meta(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
         viewer = self._viewer(context, game_id, meta)
         with self._store_timer("read_log"):
@@ -255,7 +256,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
             async with self.store.watch(game_id) as changes:
                 # subscribed first, read second: no change can fall between the two
                 loaded = await self._load(game_id)
-                meta = self._meta(loaded)
+                meta = self._meta(game_id, loaded)
                 entry = self.catalog.get(meta.game_type)
                 viewer = self._viewer(context, game_id, meta)
                 cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
@@ -290,7 +291,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
                 return cached, None
         self.metrics.inc(self.metrics.state_cache, "miss")
         loaded = await self._load(game_id, request_key)
-        meta = self.cache.meta(game_id) or self._meta(loaded)
+        meta = self._meta(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
         cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
         return cached, loaded.prior_version
@@ -370,16 +371,12 @@ class GameServicer(spb_grpc.GameServiceServicer):
 
     async def _state_at(self, entry: Entry, game_id: str, meta: GameMeta, version: int) -> Any:
         """Rebuild the state at ``version`` from the seed and the move log."""
-        game = entry.game
         with self._store_timer("read_log"):
             blobs = await self.store.read_log(game_id, 0, version - 1)
-        state = driver.new_game(game, meta.seat_count, meta.options_dict, meta.seed)
-        for blob in blobs:
-            record = ENTRY.decode(blob)
-            state = driver.play(
-                game, state, record.seat, driver.find_move(game, state, record.seat, record.move_id)
-            )
-        return state
+        game = entry.game
+        records = [ENTRY.decode(blob) for blob in blobs]
+        moves = [(record.seat, record.move_id) for record in records]
+        return driver.replay(game, meta.seat_count, meta.options_dict, meta.seed, moves)
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -390,7 +387,11 @@ class GameServicer(spb_grpc.GameServiceServicer):
             raise GameNotFoundError(f"there is no game 'games/{game_id}'")
         return loaded
 
-    def _meta(self, loaded: Loaded) -> GameMeta:
+    def _meta(self, game_id: str, loaded: Loaded) -> GameMeta:
+        """The game's metadata: immutable, so the cached copy when there is one."""
+        known = self.cache.meta(game_id)
+        if known is not None:
+            return known
         try:
             return META.decode(loaded.meta)
         except ValueError as exc:

@@ -77,3 +77,16 @@ def test_competition_ranks_share_ties_and_skip() -> None:
     """Equal keys share a rank and the next rank skips (1, 1, 3)."""
     assert competition_ranks([5, 9, 9, 1]) == (3, 1, 1, 4)
     assert competition_ranks([(2, 1), (2, 3), (1, 9)]) == (2, 1, 3)
+
+
+def test_replay_rebuilds_a_game_and_refuses_a_bad_log() -> None:
+    """replay() gives the state the moves made; an illegal logged move is refused."""
+    from tribes.engine.driver import replay
+
+    state = new_game(GAME, 2, {"cards": "3"}, 4)
+    log = [(0, "bid:3"), (1, "bid:1"), (1, "bid:2")]
+    for seat, key in log:
+        state = play(GAME, state, seat, find_move(GAME, state, seat, key))
+    assert replay(GAME, 2, {"cards": "3"}, 4, log) == state
+    with pytest.raises(IllegalMoveError):
+        replay(GAME, 2, {"cards": "3"}, 4, [(0, "bid:3"), (1, "bid:3"), (0, "bid:3")])

@@ -21,7 +21,7 @@ from tests.games.goofspiel import GAME
 from tests.service.helpers import create, fails, get, move
 from tests.support.redis_server import PrivateRedis, free_port
 from tests.support.server import ROOT, bearer, running_app, server_process
-from tribes.engine.driver import find_move, new_game, play
+from tribes.engine.driver import replay
 from tribes.records import ENTRY, META
 from tribes.server import App
 from tribes.store.memory import MemoryStore
@@ -184,9 +184,8 @@ async def test_replaying_seed_and_log_reproduces_the_stored_state(
     entries = [ENTRY.decode(b) for b in client.lrange(f"{key}:log", 0, -1)]
     client.close()
     assert len(entries) == 12
-    state = new_game(GAME, meta.seat_count, meta.options_dict, meta.seed)
-    for entry in entries:
-        state = play(GAME, state, entry.seat, find_move(GAME, state, entry.seat, entry.move_id))
+    moves = [(entry.seat, entry.move_id) for entry in entries]
+    state = replay(GAME, meta.seat_count, meta.options_dict, meta.seed, moves)
     assert GAME.encode(state) == stored_state
 
 

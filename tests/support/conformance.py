@@ -21,6 +21,7 @@ from typing import Any
 
 from tribes.engine import SPECTATOR, GameDef
 from tribes.engine.driver import new_game, play
+from tribes.engine.driver import replay as driver_replay
 from tribes.engine.rng import Rng
 
 AnyGame = GameDef[Any, Any, Any]
@@ -136,10 +137,5 @@ def check_hidden(subject: Subject, state: Any, seats: int, rng: Rng) -> None:
 
 
 def replay(game: AnyGame, config: Config, seed: int, moves: list[tuple[int, str]]) -> Any:
-    """Rebuild a game from its seed and move log (as the service's replay does)."""
-    from tribes.engine.driver import find_move
-
-    state = new_game(game, config.seats, config.options, seed)
-    for seat, key in moves:
-        state = play(game, state, seat, find_move(game, state, seat, key))
-    return state
+    """Rebuild a game from its seed and move log with the driver's replay (the service's)."""
+    return driver_replay(game, config.seats, config.options, seed, moves)

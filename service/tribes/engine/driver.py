@@ -7,7 +7,7 @@ called with a move from ``legal_moves``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from tribes.engine.errors import (
@@ -23,12 +23,33 @@ S = TypeVar("S")
 M = TypeVar("M", bound=Move)
 
 
-def new_game(game: GameDef[S, Any, Any], seats: int, options: Mapping[str, str], seed: int) -> S:
-    """Set up a game after checking the seat count and the options."""
+def resolve_setup(
+    game: GameDef[Any, Any, Any], seats: int, options: Mapping[str, str]
+) -> dict[str, str]:
+    """Check the seat count and the options; the options with defaults filled in."""
     if seats not in game.seat_counts:
         counts = ", ".join(map(str, game.seat_counts))
         raise BadOptionsError(f"{game.title} is played by {counts} players, not {seats}")
-    return game.new_game(seats, game.resolve_options(options), seed)
+    return game.resolve_options(options)
+
+
+def new_game(game: GameDef[S, Any, Any], seats: int, options: Mapping[str, str], seed: int) -> S:
+    """Set up a game after checking the seat count and the options."""
+    return game.new_game(seats, resolve_setup(game, seats, options), seed)
+
+
+def replay(
+    game: GameDef[S, Any, Any],
+    seats: int,
+    options: Mapping[str, str],
+    seed: int,
+    moves: Iterable[tuple[int, str]],
+) -> S:
+    """Rebuild a game from its seed and its log of (seat, move key), checking every move."""
+    state = new_game(game, seats, options, seed)
+    for seat, key in moves:
+        state = play_id(game, state, seat, key)[1]
+    return state
 
 
 def check_can_move(game: GameDef[S, Any, Any], state: S, seat: int) -> None:

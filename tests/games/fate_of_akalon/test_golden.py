@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tribes.engine.driver import find_move, new_game, play
+from tribes.engine.driver import new_game, play, replay
 from tribes.engine.rng import Rng
 from tribes.games.fate_of_akalon import GAME
 from tribes.games.fate_of_akalon.state import State
@@ -75,9 +75,7 @@ def test_golden_playthrough_replays_exactly(
         {"factions": factions},
         seed,
     )
-    state = new_game(GAME, seats, golden["options"], seed)
-    for seat, key in golden["moves"]:
-        state = play(GAME, state, seat, find_move(GAME, state, seat, key))
+    state = replay(GAME, seats, golden["options"], seed, golden["moves"])
     result = GAME.result(state)
     assert result is not None
     assert {
