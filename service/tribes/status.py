@@ -19,6 +19,7 @@ on and whose ``metadata`` carries facts such as the current version.
 | BadTokenError                 | PERMISSION_DENIED   | BAD_TOKEN              |
 | StoreUnavailableError         | UNAVAILABLE         | STORE_UNAVAILABLE      |
 | CorruptGameError              | DATA_LOSS           | CORRUPT_GAME           |
+| any other ServiceError        | INTERNAL            | SERVICE_ERROR          |
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ CODES: dict[type[Exception], grpc.StatusCode] = {
     BadTokenError: grpc.StatusCode.PERMISSION_DENIED,
     StoreUnavailableError: grpc.StatusCode.UNAVAILABLE,
     CorruptGameError: grpc.StatusCode.DATA_LOSS,
+    ServiceError: grpc.StatusCode.INTERNAL,  # e.g. a game id that could not be allocated
 }
 
 #: Errors that are the caller's or the game's business, not the server's fault.

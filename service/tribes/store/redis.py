@@ -98,7 +98,6 @@ class RedisStore(Store):
         prefix: str = "tribes",
         ttls: Ttls = Ttls(),
         timeout: float = 2.0,
-        max_connections: int = 64,
     ) -> None:
         self.keys = Keys(prefix)
         self._ttls = ttls
@@ -112,7 +111,6 @@ class RedisStore(Store):
             socket_connect_timeout=timeout,
             retry_on_timeout=False,
             retry=None,
-            max_connections=max_connections,
         )
         self._fanout = _Fanout(self._pubsub_client)
 
