@@ -101,25 +101,33 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
                 game = getattr(request, "name", "") or getattr(request, "game_type", "")
                 request_log.add(head, game, code.name, elapsed * 1000, context.peer())
 
+        class Observed:
+            """``with Observed(request, context):`` counts, times and logs one call."""
+
+            __slots__ = ("begin", "context", "request")
+
+            def __init__(self, request: Any, context: Any) -> None:
+                self.request, self.context = request, context
+
+            def __enter__(self) -> None:
+                started.inc()
+                self.begin = time.perf_counter()
+
+            def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+                if kind is None:
+                    code = self.context.code() or grpc.StatusCode.OK
+                elif issubclass(kind, asyncio.CancelledError):
+                    code = grpc.StatusCode.CANCELLED
+                else:  # an abort sets the code; anything else is UNKNOWN
+                    code = self.context.code() or grpc.StatusCode.UNKNOWN
+                finish(self.request, self.context, self.begin, code)
+
         if handler.unary_unary:
             behaviour = handler.unary_unary
 
             async def unary(request: Any, context: Any) -> Any:
-                started.inc()
-                begin = time.perf_counter()
-                code = grpc.StatusCode.UNKNOWN
-                try:
-                    response = await behaviour(request, context)
-                    code = context.code() or grpc.StatusCode.OK
-                    return response
-                except asyncio.CancelledError:
-                    code = grpc.StatusCode.CANCELLED
-                    raise
-                except BaseException:
-                    code = context.code() or grpc.StatusCode.UNKNOWN
-                    raise
-                finally:
-                    finish(request, context, begin, code)
+                with Observed(request, context):
+                    return await behaviour(request, context)
 
             return grpc.unary_unary_rpc_method_handler(
                 unary,
@@ -131,21 +139,9 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
             stream_behaviour = handler.unary_stream
 
             async def stream(request: Any, context: Any) -> AsyncIterator[Any]:
-                started.inc()
-                begin = time.perf_counter()
-                code = grpc.StatusCode.UNKNOWN
-                try:
+                with Observed(request, context):
                     async for item in stream_behaviour(request, context):
                         yield item
-                    code = context.code() or grpc.StatusCode.OK
-                except asyncio.CancelledError:
-                    code = grpc.StatusCode.CANCELLED
-                    raise
-                except BaseException:
-                    code = context.code() or grpc.StatusCode.UNKNOWN
-                    raise
-                finally:
-                    finish(request, context, begin, code)
 
             return grpc.unary_stream_rpc_method_handler(
                 stream,
