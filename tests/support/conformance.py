@@ -9,7 +9,10 @@ know); ``tests/games/test_conformance.py`` then runs the same checks over all ga
   act until the end, ``apply`` leaves its input unchanged);
 * on sampled states: views do not change when hidden data is perturbed, the codec
   round-trips exactly, and no view contains the PRNG state;
-* replaying seed + moves rebuilds the same final state.
+* replaying seed + moves rebuilds the same final state;
+* where the game has ``determinize`` (what bots search): a determinized state keeps the
+  seat's view and legal moves, does not depend on what the seat cannot see, satisfies
+  the invariants and plays on.
 """
 
 from __future__ import annotations
@@ -134,6 +137,36 @@ def check_hidden(subject: Subject, state: Any, seats: int, rng: Rng) -> None:
             assert game.view(other, viewer) == seen, f"view of {viewer} depends on hidden data"
         # the PRNG state is a 64-bit number: its ~19 digits cannot appear by chance
         assert str(state.rng) not in repr(seen), "the PRNG state must never appear in a view"
+        if viewer != SPECTATOR and game.determinize is not None:
+            check_determinize(subject, state, seats, viewer, rng)
+
+
+def check_determinize(subject: Subject, state: Any, seats: int, seat: int, rng: Rng) -> None:
+    """``determinize`` is blind to hidden data and keeps what the seat knows."""
+    game = subject.game
+    assert game.determinize is not None
+    seed = rng.next_u64()
+    guess = game.determinize(state, seat, seed)
+    assert game.view(guess, seat) == game.view(state, seat), "determinize changes the view"
+    assert game.to_act(guess) == game.to_act(state), "determinize changes who is to act"
+    if seat in game.to_act(state):
+        assert [m.key for m in game.legal_moves(guess, seat)] == [
+            m.key for m in game.legal_moves(state, seat)
+        ], "determinize changes the seat's legal moves"
+    other = subject.perturb(state, seat, rng)
+    assert game.determinize(other, seat, seed) == guess, "determinize reads hidden data"
+    if game.check_invariants is not None:
+        game.check_invariants(guess)
+    assert game.decode(game.encode(guess)) == guess, "a determinized state round-trips"
+    # it plays on like a real game for a few random moves
+    for _ in range(8):
+        if game.result(guess) is not None:
+            break
+        actor = rng.choice(game.to_act(guess))
+        legal = game.legal_moves(guess, actor)
+        assert legal, "a determinized state has a seat to act without moves"
+        guess = play(game, guess, actor, rng.choice(legal), legal)
+        check_state(game, guess, seats)
 
 
 def replay(game: AnyGame, config: Config, seed: int, moves: list[tuple[int, str]]) -> Any:

@@ -117,6 +117,21 @@ class GameDef(Generic[S, M, V]):
       explain_illegal(state, seat, move) -> str    why a well-formed move is not legal now
       check_invariants(state) -> None              raises AssertionError; run by tests
                                                    after every move of random playouts
+      determinize(state, seat, seed) -> State      a state ``seat`` cannot tell apart from
+                                                   ``state``: everything its view hides (other
+                                                   seats' hidden holdings, deck and bag order
+                                                   and contents, the PRNG state) redrawn from
+                                                   ``seed``. It must be a function of
+                                                   ``view(state, seat)`` and ``seed`` only (two
+                                                   states with equal views for ``seat`` give
+                                                   equal results), keep that view and the
+                                                   seat's legal moves, and be playable to the
+                                                   end. Bots only ever search such states, so
+                                                   they cannot cheat (``tribes.bots``).
+      evaluate(state, seat) -> float               a heuristic: how good ``state`` looks for
+                                                   ``seat``, in [0, 1] (1 = sure win); used by
+                                                   the greedy bot and to cut search short.
+                                                   Called on determinized states only.
     """
 
     id: str
@@ -137,6 +152,8 @@ class GameDef(Generic[S, M, V]):
     scores: Callable[[S, Viewer], tuple[int, ...]] = field(default=_no_scores)
     explain_illegal: Callable[[S, int, M], str] | None = None
     check_invariants: Callable[[S], None] | None = None
+    determinize: Callable[[S, int, int], S] | None = None
+    evaluate: Callable[[S, int], float] | None = None
 
     def resolve_options(self, options: Mapping[str, str]) -> dict[str, str]:
         """Fill defaults and check names and listed choices (games check the rest)."""
