@@ -34,7 +34,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tribes.catalog import Entry, build_catalog
+from tribes.core.catalog import Entry, build_catalog
 from tribes.engine.driver import new_game
 from tribes_client.load import LoadConfig, format_report, run_load
 
@@ -82,9 +82,9 @@ def bench_rules(entry: Entry, seats: int, games: int, seed: int = 1) -> dict[str
 
 def typical_snapshot(entry: Entry, seats: int, moves: int = 40) -> tuple[bytes, int, int]:
     """(snapshot template without name/version, its full size, state size) mid-game."""
-    from tribes.records import GameMeta
+    from tribes.core.records import GameMeta
+    from tribes.core.snapshots import SnapshotWriter
     from tribes.v1 import common_pb2 as pb
-    from tribes.wire.snapshot import SnapshotWriter
 
     game = entry.game
     rng = random.Random(7)

@@ -13,7 +13,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+)
 from prometheus_client.exposition import generate_latest
 
 # From 100 µs (an in-memory rule step) to 10 s (a stuck store call).
@@ -55,7 +64,12 @@ class Timer:
 
 class Metrics:
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
-        self.registry = registry if registry is not None else CollectorRegistry()
+        if registry is None:
+            registry = CollectorRegistry()
+            # the client library's process_*, python_info and python_gc_* metrics
+            for collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+                registry.register(collector)
+        self.registry = registry
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
         r = self.registry
         grpc_labels = ("grpc_type", "grpc_service", "grpc_method")
@@ -73,6 +87,18 @@ class Metrics:
             "Time from receiving an RPC to sending its status.",
             grpc_labels,
             buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.msg_received = Counter(
+            "grpc_server_msg_received_total",
+            "RPC stream messages received on the server.",
+            grpc_labels,
+            registry=r,
+        )
+        self.msg_sent = Counter(
+            "grpc_server_msg_sent_total",
+            "gRPC stream messages sent on the server.",
+            grpc_labels,
             registry=r,
         )
         self.moves_applied = Counter(
@@ -122,8 +148,29 @@ class Metrics:
             ("result",),
             registry=r,
         )
+        self.store_errors = Counter(
+            "tribes_store_errors_total",
+            "Store operations that failed (unreachable, timed out).",
+            ("operation",),
+            registry=r,
+        )
+        self.store_up = Gauge(
+            "tribes_store_up",
+            "1 while the store answers the health probe, 0 while it does not.",
+            registry=r,
+            multiprocess_mode="min",
+        )
+        self.rate_limited = Counter(
+            "tribes_rate_limited_total",
+            "Requests refused by a rate limit or capacity limit.",
+            ("method",),
+            registry=r,
+        )
         self.watchers = Gauge(
-            "tribes_watchers", "Open WatchGame streams.", registry=r, multiprocess_mode="livesum"
+            "tribes_watchers",
+            "Open watch streams (gRPC WatchGame and HTTP server-sent events).",
+            registry=r,
+            multiprocess_mode="livesum",
         )
 
     def child(self, metric: Any, *labels: str) -> Any:

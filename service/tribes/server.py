@@ -1,9 +1,12 @@
-"""Assembles and runs the server: store, catalog, servicer, health, reflection, metrics.
+"""Assembles and runs the server: store, catalog, core, doors, health, reflection, metrics.
 
 ``App.create(settings)`` builds everything and binds (port 0 picks a free port, so
 tests can run many servers); ``serve()`` runs until SIGTERM/SIGINT and then shuts down
-gracefully: health turns NOT_SERVING, new calls are refused, in-flight calls get
-``TRIBES_GRACE_SECONDS`` to finish, then the store is closed.
+gracefully: health turns NOT_SERVING, open watches end (UNAVAILABLE: clients reconnect
+elsewhere), new calls are refused, in-flight calls get ``TRIBES_GRACE_SECONDS`` to
+finish and are then cancelled, and the store is closed. Nothing in the way waits on a
+task that can swallow its cancellation: the health probe is bounded by
+``asyncio.timeout``, never ``asyncio.wait_for``.
 """
 
 from __future__ import annotations
@@ -21,17 +24,20 @@ from typing import TextIO
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 
-from tribes.catalog import Catalog, build_catalog
-from tribes.interceptors import ObservabilityInterceptor, RequestLog
+from tribes.core import limits
+from tribes.core.catalog import Catalog, build_catalog
+from tribes.core.games import Games
+from tribes.core.quotas import RateLimit
+from tribes.core.tokens import SeatTokens
+from tribes.grpc import reflection
+from tribes.grpc.interceptors import ObservabilityInterceptor, RequestLog
+from tribes.grpc.servicer import GameServicer, add_to_server
 from tribes.metrics import Metrics, start_metrics_server
-from tribes.servicer import GameServicer, add_to_server
 from tribes.settings import Settings
 from tribes.store import Store, StoreUnavailableError
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
-from tribes.tokens import SeatTokens
 from tribes.v1 import game_service_pb2
 
 log = logging.getLogger("tribes.server")
@@ -44,7 +50,7 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 def make_store(settings: Settings) -> Store:
     if settings.redis_url:
         return RedisStore(settings.redis_url, prefix=settings.redis_prefix, ttls=settings.ttls)
-    return MemoryStore(settings.ttls)
+    return MemoryStore(settings.ttls, max_games=settings.max_games)
 
 
 @dataclass
@@ -54,7 +60,7 @@ class App:
     port: int
     store: Store
     metrics: Metrics
-    servicer: GameServicer
+    games: Games
     health: HealthServicer
     request_log: RequestLog | None = None
     metrics_port: int | None = None
@@ -77,31 +83,36 @@ class App:
         secret = (
             settings.token_secret.encode() if settings.token_secret else await _agreed_secret(store)
         )
-        servicer = GameServicer(
+        games = Games(
             catalog,
             store,
             SeatTokens(secret),
             metrics,
             allow_seed=settings.allow_seed,
             cache_games=settings.cache_games,
+            create_limit=RateLimit(
+                settings.create_rate, settings.create_burst, what="games created"
+            ),
         )
         request_log = RequestLog(request_stream) if settings.log_requests else None
         server = grpc.aio.server(
             interceptors=[ObservabilityInterceptor(metrics, request_log)],
-            # off by default, so a second server on a taken port fails instead of
-            # silently sharing it
-            options=[("grpc.so_reuseport", int(settings.reuseport))],
+            options=[
+                # off by default, so a second server on a taken port fails instead of
+                # silently sharing it
+                ("grpc.so_reuseport", int(settings.reuseport)),
+                ("grpc.max_receive_message_length", limits.MAX_REQUEST_BYTES),
+                ("grpc.max_metadata_size", 16 * 1024),
+            ],
         )
-        add_to_server(servicer, server)
+        add_to_server(GameServicer(games), server)
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, "grpc.health.v1.Health", reflection.SERVICE_NAME), server
-        )
+        reflection.enable((SERVICE_NAME, "grpc.health.v1.Health"), server)
         port = server.add_insecure_port(f"{settings.host}:{settings.port}")
         if port == 0:
             raise OSError(f"cannot listen on {settings.host}:{settings.port}")
-        return cls(settings, server, port, store, metrics, servicer, health, request_log)
+        return cls(settings, server, port, store, metrics, games, health, request_log)
 
     async def start(self) -> None:
         await self.server.start()
@@ -120,15 +131,17 @@ class App:
             self.port,
             type(self.store).__name__,
             self.metrics_port,
-            ", ".join(e.game.id for e in self.servicer.catalog) or "none",
+            ", ".join(e.game.id for e in self.games.catalog) or "none",
         )
 
     async def _probe(self) -> None:
         try:
-            await asyncio.wait_for(self.store.ping(), timeout=max(self.settings.health_interval, 1))
+            async with asyncio.timeout(max(self.settings.health_interval, 1.0)):
+                await self.store.ping()
             state = SERVING
         except (StoreUnavailableError, TimeoutError):
             state = NOT_SERVING
+        self.metrics.store_up.set(1 if state == SERVING else 0)
         await self.health.set("", state)
         await self.health.set(SERVICE_NAME, state)
 
@@ -144,6 +157,7 @@ class App:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self.health.enter_graceful_shutdown()
+        self.store.end_watches("the server is shutting down")
         await self.server.stop(self.settings.grace if grace is None else grace)
         if self.request_log is not None:
             self.request_log.flush()
@@ -180,6 +194,17 @@ async def serve(settings: Settings) -> None:
     await app.stop()
 
 
+class _AbandonedCalls(logging.Filter):
+    """grpc logs a traceback at ERROR whenever a client abandons a call mid-reply
+    (``ExecuteBatchError``): that is the client's business, kept at DEBUG."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR and "ExecuteBatchError" in record.getMessage():
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+        return True
+
+
 def configure_logging(level: str) -> None:
     # The logging HOWTO's "Optimization" switches: no caller lookup, thread or process
     # names in records (one line per request must stay cheap).
@@ -192,6 +217,8 @@ def configure_logging(level: str) -> None:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
+    for name in ("grpc._cython.cygrpc", "grpc.aio._server"):
+        logging.getLogger(name).addFilter(_AbandonedCalls())
 
 
 def main() -> None:

@@ -22,6 +22,9 @@
 | TRIBES_GC_TUNE                 | 1         | freeze start-up objects, collect less often     |
 | TRIBES_REUSEPORT               | 0         | 1 = several processes may share TRIBES_PORT     |
 | TRIBES_WORKERS                 | 1         | server processes on the port (needs REDIS_URL)  |
+| TRIBES_CREATE_RATE             | 5         | CreateGame per second per peer (0 = no limit)   |
+| TRIBES_CREATE_BURST            | 50        | CreateGame burst per peer                       |
+| TRIBES_MAX_GAMES               | 100000    | live games the embedded store may hold          |
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ class Settings:
     gc_tune: bool = True
     reuseport: bool = False
     workers: int = 1
+    create_rate: float = 5.0
+    create_burst: float = 50.0
+    max_games: int = 100_000
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -88,4 +94,7 @@ class Settings:
             gc_tune=flag("TRIBES_GC_TUNE", d.gc_tune),
             reuseport=flag("TRIBES_REUSEPORT", d.reuseport),
             workers=int(e.get("TRIBES_WORKERS", d.workers)),
+            create_rate=float(e.get("TRIBES_CREATE_RATE", d.create_rate)),
+            create_burst=float(e.get("TRIBES_CREATE_BURST", d.create_burst)),
+            max_games=int(e.get("TRIBES_MAX_GAMES", d.max_games)),
         )

@@ -9,7 +9,7 @@ import redis as sync_redis
 
 from tests.service.helpers import create, fails, get, move, stored
 from tests.support.server import bearer, running_app
-from tribes.records import META
+from tribes.core.records import META
 from tribes.server import App
 from tribes.store.redis import RedisStore
 from tribes.v1 import common_pb2 as pb
@@ -334,14 +334,19 @@ async def test_list_moves_pages(stub: Stub) -> None:
     )
     assert [r.version for r in page2.moves] == [5] and not page2.next_page_token
     assert [r.seat for r in page1.moves] == [0, 1, 0]
+    # above the maximum, page_size is coerced to it (AIP-158)
+    everything = await stub.ListMoves(spb.ListMovesRequest(name=created.name, page_size=5000))
+    assert [r.version for r in everything.moves] == [2, 3, 4, 5]
     code, reason, _ = await fails(
-        stub.ListMoves(spb.ListMovesRequest(name=created.name, page_size=5000))
+        stub.ListMoves(spb.ListMovesRequest(name=created.name, page_size=-1))
     )
     assert (code, reason) == (OK.INVALID_ARGUMENT, "BAD_PAGE_SIZE")
-    code, reason, _ = await fails(
-        stub.ListMoves(spb.ListMovesRequest(name=created.name, page_token="zz"))
-    )
-    assert (code, reason) == (OK.INVALID_ARGUMENT, "BAD_PAGE_TOKEN")
+    forged = page1.next_page_token[:-2] + ("AA" if page1.next_page_token[-2:] != "AA" else "BB")
+    for bad in ("zz", "9" * 4300, "3", forged, "²"):
+        code, reason, _ = await fails(
+            stub.ListMoves(spb.ListMovesRequest(name=created.name, page_token=bad))
+        )
+        assert (code, reason) == (OK.INVALID_ARGUMENT, "BAD_PAGE_TOKEN"), bad[:20]
 
 
 async def test_watch_game_streams_every_version_then_ends(stub: Stub) -> None:

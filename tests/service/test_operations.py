@@ -21,8 +21,8 @@ from tests.games.goofspiel import GAME
 from tests.service.helpers import create, fails, get, move
 from tests.support.redis_server import PrivateRedis, free_port
 from tests.support.server import ROOT, bearer, running_app, server_process
+from tribes.core.records import ENTRY, META
 from tribes.engine.driver import replay
-from tribes.records import ENTRY, META
 from tribes.server import App
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
@@ -81,7 +81,7 @@ async def test_metrics_count_calls_moves_and_rejections(app: App) -> None:
             text,
             "grpc_server_handled_total",
             grpc_method="ApplyMove",
-            grpc_code="FAILED_PRECONDITION",
+            grpc_code="FailedPrecondition",
             **method,
         )
         == 1
@@ -91,7 +91,7 @@ async def test_metrics_count_calls_moves_and_rejections(app: App) -> None:
             text,
             "grpc_server_handled_total",
             grpc_method="ApplyMove",
-            grpc_code="ABORTED",
+            grpc_code="Aborted",
             **method,
         )
         == 1
@@ -261,7 +261,7 @@ async def test_one_structured_log_line_per_request() -> None:
     lines = [json.loads(line) for line in stream.getvalue().splitlines()]
     assert [(line["method"], line["code"]) for line in lines] == [
         ("CreateGame", "OK"),
-        ("ApplyMove", "FAILED_PRECONDITION"),
+        ("ApplyMove", "FailedPrecondition"),
     ]
     assert lines[0]["game"] == "goofspiel" and lines[1]["game"] == created.name
     assert all(line["ms"] >= 0 and line["ts"] > 1.7e9 and line["peer"] for line in lines)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tribes.errors import BadTokenError
-from tribes.tokens import SeatTokens
+from tribes.core.errors import BadTokenError
+from tribes.core.tokens import SeatTokens
 
 
 def test_a_token_names_its_seat_and_only_its_game() -> None:

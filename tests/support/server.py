@@ -16,7 +16,7 @@ from typing import TextIO
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from tribes.catalog import Catalog, plugin_entry
+from tribes.core.catalog import Catalog, plugin_entry
 from tribes.server import App
 from tribes.settings import Settings
 from tribes.store import Store
@@ -37,7 +37,7 @@ TEST_SETTINGS = Settings(
 
 def catalog_with_example_game() -> Catalog:
     """The built-in games plus the example game."""
-    from tribes.catalog import builtin_entries
+    from tribes.core.catalog import builtin_entries
 
     return Catalog([*builtin_entries(), plugin_entry(PLUGIN)])
 

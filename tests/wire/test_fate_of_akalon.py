@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tribes.catalog import build_catalog
+from tribes.core.catalog import build_catalog
 from tribes.engine import SPECTATOR, MalformedMoveError, driver
 from tribes.games.fate_of_akalon import GAME
 from tribes.games.fate_of_akalon.cards import ATTRIBUTE, FACTION_OF, KEY, NAME, VALUE

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.games.five_tribes.support import perturb
-from tribes.catalog import BUILTIN, builtin_entries
+from tribes.core.catalog import BUILTIN, builtin_entries
 from tribes.engine import SPECTATOR, MalformedMoveError
 from tribes.engine.driver import new_game, play
 from tribes.engine.rng import Rng

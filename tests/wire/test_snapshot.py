@@ -7,14 +7,14 @@ import random
 import pytest
 
 from tests.support.server import catalog_with_example_game
-from tribes.catalog import Entry
+from tribes.core.catalog import Entry
+from tribes.core.records import GameMeta
+from tribes.core.snapshots import SnapshotWriter, create_response
 from tribes.engine import SPECTATOR
 from tribes.engine.driver import new_game
-from tribes.records import GameMeta
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
 from tribes.wire import protowire as pw
-from tribes.wire.snapshot import SnapshotWriter, create_response
 
 CATALOG = catalog_with_example_game()
 

@@ -1,7 +1,7 @@
 """Typed domain errors raised by rule modules and the driver.
 
 Every error carries a message a player can read. The service maps each class to one
-gRPC status code and ErrorInfo reason in ONE table (``tribes.status``); rule code
+gRPC status code and ErrorInfo reason in ONE table (``tribes.core.status``); rule code
 never thinks about transports.
 """
 

@@ -5,7 +5,9 @@ from tribes.store.base import (
     CommitOutcome,
     CommitStatus,
     Loaded,
+    Mailbox,
     Store,
+    StoreFullError,
     StoreUnavailableError,
     Ttls,
 )
@@ -15,7 +17,9 @@ __all__ = [
     "CommitOutcome",
     "CommitStatus",
     "Loaded",
+    "Mailbox",
     "Store",
+    "StoreFullError",
     "StoreUnavailableError",
     "Ttls",
 ]

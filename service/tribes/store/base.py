@@ -14,6 +14,8 @@ ever half-written. A conflict is reported, never retried here.
 from __future__ import annotations
 
 import abc
+import asyncio
+import collections
 import enum
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
@@ -21,7 +23,15 @@ from dataclasses import dataclass
 
 
 class StoreUnavailableError(Exception):
-    """The store cannot be reached (or answered nonsense); nothing was written."""
+    """The store cannot be reached, or did not answer in time.
+
+    For a write this means the outcome is unknown: the write may or may not have landed,
+    so a caller retries with the same request id (which the store answers exactly once).
+    """
+
+
+class StoreFullError(Exception):
+    """The store holds as many live games as it is configured to (embedded store)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +76,46 @@ class Change:
     state: bytes
 
 
+class Mailbox:
+    """One watcher's pending changes: bounded, newest kept.
+
+    A commit is put here without waiting; when a watcher falls ``capacity`` changes
+    behind, the oldest are dropped (``dropped`` counts them), because every change carries
+    the whole state: a slow watcher gets the latest version, never an ever-growing backlog.
+    ``fail`` ends the watch with StoreUnavailableError once the queued changes are read.
+    """
+
+    __slots__ = ("_changes", "_failure", "_ready", "dropped")
+
+    def __init__(self, capacity: int = 16) -> None:
+        self._changes: collections.deque[Change] = collections.deque(maxlen=capacity)
+        self._ready = asyncio.Event()
+        self._failure: str | None = None
+        self.dropped = 0
+
+    def put(self, change: Change) -> None:
+        if len(self._changes) == self._changes.maxlen:
+            self.dropped += 1
+        self._changes.append(change)
+        self._ready.set()
+
+    def fail(self, reason: str) -> None:
+        self._failure = reason
+        self._ready.set()
+
+    async def get(self) -> Change:
+        while not self._changes:
+            if self._failure is not None:
+                raise StoreUnavailableError(self._failure)
+            self._ready.clear()
+            await self._ready.wait()
+        return self._changes.popleft()
+
+    async def changes(self) -> AsyncIterator[Change]:
+        while True:
+            yield await self.get()
+
+
 class Store(abc.ABC):
     """Async store of games. All methods raise StoreUnavailableError on I/O failure."""
 
@@ -97,6 +147,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def watch(self, game_id: str) -> AbstractAsyncContextManager[AsyncIterator[Change]]:
         """Subscribe to the game's changes; the subscription is live on entering."""
+
+    @abc.abstractmethod
+    def end_watches(self, reason: str) -> None:
+        """End every open watch of this process (StoreUnavailableError in each)."""
 
     @abc.abstractmethod
     async def shared_secret(self, proposal: bytes) -> bytes:

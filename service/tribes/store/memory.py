@@ -6,11 +6,14 @@ process cannot see them); everything else — compare-and-set, idempotency recor
 expiry, the change feed — behaves exactly as with Redis, and the same contract tests
 run against both. Every method completes without awaiting in between its checks and
 its writes, which is what makes them atomic on one event loop.
+
+It holds at most ``max_games`` live games (``TRIBES_MAX_GAMES``); a create beyond that
+first drops expired games and then raises StoreFullError, so an anonymous flood of
+``CreateGame`` cannot grow the process without bound.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -21,12 +24,12 @@ from tribes.store.base import (
     CommitOutcome,
     CommitStatus,
     Loaded,
+    Mailbox,
     Store,
+    StoreFullError,
     StoreUnavailableError,
     Ttls,
 )
-
-_CLOSED = Change(-1, b"")
 
 
 @dataclass
@@ -41,11 +44,18 @@ class _Game:
 
 
 class MemoryStore(Store):
-    def __init__(self, ttls: Ttls = Ttls(), clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        ttls: Ttls = Ttls(),
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        max_games: int = 100_000,
+    ) -> None:
         self._ttls = ttls
         self._clock = clock
+        self._max_games = max_games
         self._games: dict[str, _Game] = {}
-        self._watchers: dict[str, set[asyncio.Queue[Change]]] = {}
+        self._watchers: dict[str, set[Mailbox]] = {}
         self._secret: bytes | None = None
         self._closed = False
 
@@ -57,6 +67,13 @@ class MemoryStore(Store):
             return None
         return game
 
+    def _drop_expired(self) -> None:
+        now = self._clock()
+        for game_id in [
+            g for g, game in self._games.items() if game.expires and game.expires <= now
+        ]:
+            del self._games[game_id]
+
     def _check_open(self) -> None:
         if self._closed:
             raise StoreUnavailableError("the embedded store is closed")
@@ -67,6 +84,10 @@ class MemoryStore(Store):
     async def create(self, game_id: str, meta: bytes, state: bytes) -> bool:
         if self._live(game_id) is not None:
             return False
+        if len(self._games) >= self._max_games:
+            self._drop_expired()
+            if len(self._games) >= self._max_games:
+                raise StoreFullError(f"the embedded store holds {self._max_games} games")
         self._games[game_id] = _Game(meta, 1, state, False, expires=self._expiry(self._ttls.idle))
         return True
 
@@ -112,8 +133,8 @@ class MemoryStore(Store):
         if request_key is not None:
             game.requests[request_key] = (game.version, self._expiry(self._ttls.request))
         change = Change(game.version, state)
-        for queue in self._watchers.get(game_id, ()):
-            queue.put_nowait(change)
+        for mailbox in self._watchers.get(game_id, ()):
+            mailbox.put(change)
         return CommitOutcome(CommitStatus.APPLIED, game.version)
 
     async def read_log(self, game_id: str, start: int, count: int) -> list[bytes]:
@@ -125,22 +146,20 @@ class MemoryStore(Store):
     @asynccontextmanager
     async def watch(self, game_id: str) -> AsyncIterator[AsyncIterator[Change]]:
         self._check_open()
-        queue: asyncio.Queue[Change] = asyncio.Queue()
-        self._watchers.setdefault(game_id, set()).add(queue)
+        mailbox = Mailbox()
+        self._watchers.setdefault(game_id, set()).add(mailbox)
         try:
-            yield self._drain(queue)
+            yield mailbox.changes()
         finally:
             watchers = self._watchers.get(game_id, set())
-            watchers.discard(queue)
+            watchers.discard(mailbox)
             if not watchers:
                 self._watchers.pop(game_id, None)
 
-    async def _drain(self, queue: asyncio.Queue[Change]) -> AsyncIterator[Change]:
-        while True:
-            change = await queue.get()
-            if change is _CLOSED:
-                raise StoreUnavailableError("the embedded store was closed")
-            yield change
+    def end_watches(self, reason: str) -> None:
+        for mailboxes in self._watchers.values():
+            for mailbox in mailboxes:
+                mailbox.fail(reason)
 
     async def shared_secret(self, proposal: bytes) -> bytes:
         self._check_open()
@@ -153,6 +172,4 @@ class MemoryStore(Store):
 
     async def close(self) -> None:
         self._closed = True
-        for queues in self._watchers.values():
-            for queue in queues:
-                queue.put_nowait(_CLOSED)
+        self.end_watches("the embedded store was closed")

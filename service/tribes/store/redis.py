@@ -9,14 +9,12 @@ Every write is one Lua script, so it is atomic and costs one round trip: ``commi
 checks the request id, compares the version, writes the state, appends to the log,
 remembers the request id, refreshes the expiry and publishes the change. A conflict
 comes back as a result, never as a retry (redis-py's ``transaction()`` helper retries
-forever, which is wrong for moves). Automatic client retries are off for the same
-reason: a resent commit whose first reply was lost must be answered by the request-id
-record, not re-executed blindly.
+forever, which is wrong for moves).
 
-Commands go through ``tribes.store.resp`` (one pipelined connection, a fraction of
-redis-py's CPU per command); pub/sub uses redis-py: one pub/sub connection per store
-serves every watcher of this process, registering a queue per game channel, and a
-single reader task fans messages out.
+Commands go through redis-py (``tribes.store.commands``); the change feed is redis-py's
+pub/sub: one pub/sub connection per store serves every watcher of this process, a single
+reader task fans messages out to bounded per-watcher mailboxes, and a subscription that
+fails (a store outage) is unregistered at once, so the next watch starts afresh.
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from tribes.store.base import (
@@ -35,31 +32,32 @@ from tribes.store.base import (
     CommitOutcome,
     CommitStatus,
     Loaded,
+    Mailbox,
     Store,
     StoreUnavailableError,
     Ttls,
 )
+from tribes.store.commands import Commands, ConnectionCommands, Script
 from tribes.store.keys import Keys
-from tribes.store.resp import RespClient, RespError, RespScript
 
 log = logging.getLogger(__name__)
 
-_CREATE = """
+_CREATE = Script("""
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'm', ARGV[1], 'v', 1, 's', ARGV[2], 'f', '0')
 if tonumber(ARGV[3]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
 return 1
-"""
+""")
 
-_LOAD = """
+_LOAD = Script("""
 local r = redis.call('HMGET', KEYS[1], 'm', 'v', 's', 'f')
 return {r[1], r[2], r[3], r[4], redis.call('GET', KEYS[2])}
-"""
+""")
 
 # KEYS: game hash, log list, request key (the game hash again when there is none)
 # ARGV: expected version, state, log entry, finished "0"/"1", channel,
 #       idle ttl, finished ttl, request ttl, has request "0"/"1"
-_COMMIT = """
+_COMMIT = Script("""
 if ARGV[9] == '1' then
   local prior = redis.call('GET', KEYS[3])
   if prior then return {2, tonumber(prior)} end
@@ -80,7 +78,7 @@ end
 if ARGV[9] == '1' then redis.call('SET', KEYS[3], nv, 'EX', ARGV[8]) end
 redis.call('PUBLISH', ARGV[5], nv .. ':' .. ARGV[2])
 return {0, nv}
-"""
+""")
 
 _STATUS = {
     0: CommitStatus.APPLIED,
@@ -98,26 +96,20 @@ class RedisStore(Store):
         prefix: str = "tribes",
         ttls: Ttls = Ttls(),
         timeout: float = 2.0,
+        commands: Commands | None = None,
     ) -> None:
         self.keys = Keys(prefix)
         self._ttls = ttls
-        self._resp = RespClient(url, timeout=timeout)
-        self._create = RespScript(self._resp, _CREATE)
-        self._load = RespScript(self._resp, _LOAD)
-        self._commit = RespScript(self._resp, _COMMIT)
-        self._pubsub_client = aioredis.Redis.from_url(
-            url,
-            socket_timeout=None,  # a subscriber waits for messages indefinitely
-            socket_connect_timeout=timeout,
-            retry_on_timeout=False,
-            retry=None,
+        self._redis = (
+            commands if commands is not None else ConnectionCommands.from_url(url, timeout=timeout)
         )
+        self._pubsub_client = self._redis.pubsub_client()
         self._fanout = _Fanout(self._pubsub_client)
 
     async def create(self, game_id: str, meta: bytes, state: bytes) -> bool:
         async with _unavailable("create"):
-            created = await self._create(
-                keys=[self.keys.game(game_id)], args=[meta, state, self._ttls.idle]
+            created = await self._redis.run(
+                _CREATE, [self.keys.game(game_id)], [meta, state, self._ttls.idle]
             )
         return bool(created)
 
@@ -125,13 +117,13 @@ class RedisStore(Store):
         key = self.keys.game(game_id)
         async with _unavailable("load"):
             if request_key is None:
-                meta, version, state, finished = await self._resp.call(
+                meta, version, state, finished = await self._redis.execute(
                     "HMGET", key, "m", "v", "s", "f"
                 )
                 prior = None
             else:
-                meta, version, state, finished, prior = await self._load(
-                    keys=[key, self.keys.request(game_id, request_key)]
+                meta, version, state, finished, prior = await self._redis.run(
+                    _LOAD, [key, self.keys.request(game_id, request_key)], []
                 )
         if meta is None or version is None or state is None:
             return None
@@ -156,9 +148,10 @@ class RedisStore(Store):
         game = self.keys.game(game_id)
         request = game if request_key is None else self.keys.request(game_id, request_key)
         async with _unavailable("commit"):
-            code, version = await self._commit(
-                keys=[game, self.keys.log(game_id), request],
-                args=[
+            code, version = await self._redis.run(
+                _COMMIT,
+                [game, self.keys.log(game_id), request],
+                [
                     expected_version,
                     state,
                     log_entry,
@@ -176,36 +169,41 @@ class RedisStore(Store):
         if count <= 0:
             return []
         async with _unavailable("read_log"):
-            entries = await self._resp.call(
+            entries = await self._redis.execute(
                 "LRANGE", self.keys.log(game_id), start, start + count - 1
             )
         return [_bytes(entry) for entry in entries]
 
     @contextlib.asynccontextmanager
     async def watch(self, game_id: str) -> AsyncIterator[AsyncIterator[Change]]:
-        channel = self.keys.changes(game_id)
-        queue = await self._fanout.subscribe(channel)
+        channel = self.keys.changes(game_id).encode()
+        mailbox = Mailbox()
+        await self._fanout.subscribe(channel, mailbox)
         try:
-            yield _drain(queue)
+            yield mailbox.changes()
         finally:
-            await self._fanout.unsubscribe(channel, queue)
+            await self._fanout.unsubscribe(channel, mailbox)
+
+    def end_watches(self, reason: str) -> None:
+        self._fanout.fail_all(reason)
 
     async def shared_secret(self, proposal: bytes) -> bytes:
         async with _unavailable("shared_secret"):
-            await self._resp.call("SET", self.keys.secret(), proposal, "NX")
-            secret = await self._resp.call("GET", self.keys.secret())
+            await self._redis.execute("SET", self.keys.secret(), proposal, "NX")
+            secret = await self._redis.execute("GET", self.keys.secret())
         if not secret:
             raise StoreUnavailableError("the shared secret vanished")
         return _bytes(secret)
 
     async def ping(self) -> None:
         async with _unavailable("ping"):
-            await self._resp.call("PING")
+            await self._redis.execute("PING")
 
     async def close(self) -> None:
         await self._fanout.close()
-        await self._pubsub_client.aclose()
-        await self._resp.close()
+        with contextlib.suppress(RedisError, OSError):
+            await self._pubsub_client.aclose()
+        await self._redis.close()
 
 
 def _bytes(value: bytes | str) -> bytes:
@@ -218,106 +216,134 @@ async def _unavailable(operation: str) -> AsyncIterator[None]:
     """Turn every Redis/socket failure into StoreUnavailableError."""
     try:
         yield
-    except (RedisError, OSError, RespError) as exc:
-        raise StoreUnavailableError(f"redis {operation} failed: {exc}") from exc
+    except (RedisError, OSError) as exc:  # TimeoutError is an OSError
+        raise StoreUnavailableError(f"redis {operation} failed: {type(exc).__name__}") from exc
 
 
-_FAILED = Change(-1, b"")
-
-
-async def _drain(queue: asyncio.Queue[Change]) -> AsyncIterator[Change]:
-    while True:
-        change = await queue.get()
-        if change is _FAILED:
-            raise StoreUnavailableError("lost the redis change feed")
-        yield change
+_CONFIRM_SECONDS = 5.0  # how long Redis may take to confirm a subscription
 
 
 class _Fanout:
-    """One pub/sub connection shared by all watchers of this process."""
+    """One pub/sub connection shared by all watchers of this process.
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    Every path out of ``subscribe`` either leaves the mailbox registered with a confirmed
+    subscription or leaves nothing behind; a lost connection fails every mailbox and
+    drops the pub/sub object, so the next subscription opens a new one.
+    """
+
+    def __init__(self, client: Any) -> None:
         self._client = client
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
-        self._queues: dict[bytes, set[asyncio.Queue[Change]]] = {}
+        self._mailboxes: dict[bytes, set[Mailbox]] = {}
         self._confirmed: dict[bytes, asyncio.Event] = {}
         self._lock = asyncio.Lock()
 
-    async def subscribe(self, channel: str) -> asyncio.Queue[Change]:
-        name = channel.encode()
-        queue: asyncio.Queue[Change] = asyncio.Queue()
+    async def subscribe(self, channel: bytes, mailbox: Mailbox) -> None:
         async with self._lock:
             if self._pubsub is None:
                 self._pubsub = self._client.pubsub()
-            first = name not in self._queues
-            self._queues.setdefault(name, set()).add(queue)
+            first = channel not in self._mailboxes
+            self._mailboxes.setdefault(channel, set()).add(mailbox)
             if first:
-                self._confirmed[name] = asyncio.Event()
-                async with _unavailable("subscribe"):
-                    await self._pubsub.subscribe(name)
+                self._confirmed[channel] = asyncio.Event()
+                try:
+                    async with _unavailable("subscribe"):
+                        await self._pubsub.subscribe(channel)
+                except BaseException:
+                    self._forget(channel, mailbox)
+                    await self._reset_if_idle()
+                    raise
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.create_task(self._read(self._pubsub))
-            confirmed = self._confirmed[name]
+            confirmed = self._confirmed[channel]
         try:
-            await asyncio.wait_for(confirmed.wait(), timeout=5)
-        except TimeoutError:
-            await self.unsubscribe(channel, queue)
-            raise StoreUnavailableError("redis did not confirm the subscription") from None
-        return queue
-
-    async def unsubscribe(self, channel: str, queue: asyncio.Queue[Change]) -> None:
-        name = channel.encode()
-        async with self._lock:
-            queues = self._queues.get(name)
-            if queues is None:
-                return
-            queues.discard(queue)
-            if queues:
-                return
-            del self._queues[name]
-            self._confirmed.pop(name, None)
-            if self._pubsub is not None:
-                with contextlib.suppress(RedisError, OSError):
-                    await self._pubsub.unsubscribe(name)
-
-    async def _read(self, pubsub: Any) -> None:
-        try:
-            while self._queues:
-                message = await pubsub.get_message(timeout=1.0)
-                if message is None:
-                    continue
-                kind, name = message["type"], message["channel"]
-                if kind == b"subscribe" or kind == "subscribe":
-                    event = self._confirmed.get(name)
-                    if event is not None:
-                        event.set()
-                elif kind == b"message" or kind == "message":
-                    version, _, state = message["data"].partition(b":")
-                    change = Change(int(version), state)
-                    for queue in self._queues.get(name, ()):
-                        queue.put_nowait(change)
-        except (RedisError, OSError) as exc:
-            log.warning("redis change feed lost: %s", exc)
-            await self._fail_all()
-        except asyncio.CancelledError:
+            async with asyncio.timeout(_CONFIRM_SECONDS):
+                await confirmed.wait()
+        except BaseException as exc:
+            await self.unsubscribe(channel, mailbox)
+            if isinstance(exc, TimeoutError):
+                raise StoreUnavailableError("redis did not confirm the subscription") from None
             raise
 
-    async def _fail_all(self) -> None:
+    def _forget(self, channel: bytes, mailbox: Mailbox) -> bool:
+        """Unregister a mailbox; True when it was the channel's last one."""
+        mailboxes = self._mailboxes.get(channel)
+        if mailboxes is None:
+            return False
+        mailboxes.discard(mailbox)
+        if mailboxes:
+            return False
+        del self._mailboxes[channel]
+        self._confirmed.pop(channel, None)
+        return True
+
+    async def unsubscribe(self, channel: bytes, mailbox: Mailbox) -> None:
         async with self._lock:
-            for queues in self._queues.values():
-                for queue in queues:
-                    queue.put_nowait(_FAILED)
-            self._queues.clear()
-            self._confirmed.clear()
-            pubsub, self._pubsub = self._pubsub, None
+            if self._forget(channel, mailbox) and self._pubsub is not None:
+                try:
+                    async with asyncio.timeout(2.0):
+                        await self._pubsub.unsubscribe(channel)
+                except (RedisError, OSError):
+                    await self._drop_pubsub()
+            await self._reset_if_idle()
+
+    async def _reset_if_idle(self) -> None:
+        """With no watcher left, close the pub/sub connection (and stop the reader)."""
+        if not self._mailboxes and self._pubsub is not None:
+            await self._drop_pubsub()
+
+    async def _drop_pubsub(self) -> None:
+        pubsub, self._pubsub = self._pubsub, None
+        reader, self._reader = self._reader, None
+        if reader is not None and reader is not asyncio.current_task():
+            reader.cancel()
         if pubsub is not None:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
 
+    async def _read(self, pubsub: Any) -> None:
+        try:
+            while True:
+                message = await pubsub.get_message(timeout=1.0)
+                if message is None:
+                    continue
+                kind, name = message["type"], message["channel"]
+                if kind in (b"subscribe", "subscribe"):
+                    event = self._confirmed.get(name)
+                    if event is not None:
+                        event.set()
+                elif kind in (b"message", "message"):
+                    version, _, state = message["data"].partition(b":")
+                    change = Change(int(version), state)
+                    for mailbox in self._mailboxes.get(name, ()):
+                        mailbox.put(change)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # any failure of the feed ends every watch on it
+            log.warning("redis change feed lost: %s", type(exc).__name__)
+            await self._fail_all(pubsub)
+
+    async def _fail_all(self, pubsub: Any) -> None:
+        async with self._lock:
+            if pubsub is not self._pubsub:
+                return  # already replaced
+            for mailboxes in self._mailboxes.values():
+                for mailbox in mailboxes:
+                    mailbox.fail("lost the redis change feed")
+            self._mailboxes.clear()
+            self._confirmed.clear()
+            await self._drop_pubsub()
+
+    def fail_all(self, reason: str) -> None:
+        """End every watch now; each unsubscribes on its way out."""
+        for mailboxes in self._mailboxes.values():
+            for mailbox in mailboxes:
+                mailbox.fail(reason)
+
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-        await self._fail_all()
+        async with self._lock:
+            self.fail_all("the store is closed")
+            self._mailboxes.clear()
+            self._confirmed.clear()
+            await self._drop_pubsub()

@@ -4,7 +4,9 @@ A game's state at a given version never changes, so any replica may reuse what i
 has seen: when a move names the version it was chosen against and that version is
 here, the server skips the read and goes straight to the compare-and-set, which still
 guards every write. The cache also keeps each seat's legal moves at that version
-(the legality oracle for the next move) and the decoded metadata.
+(the legality oracle for the next move), each viewer's snapshot bytes at that version
+(built once, then shared by every call, watch and session of that viewer) and the
+decoded metadata.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tribes.records import GameMeta
+from tribes.core.records import GameMeta
 
 
 @dataclass(slots=True)
@@ -23,6 +25,7 @@ class Cached:
     state: Any
     meta: GameMeta
     legal: dict[int, Sequence[Any]] = field(default_factory=dict)
+    snapshots: dict[int, bytes] = field(default_factory=dict)  # viewer -> snapshot bytes
 
 
 class StateCache:

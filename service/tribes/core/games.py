@@ -1,16 +1,19 @@
-"""The GameService RPCs: decode -> load -> play -> save -> encode, in a straight line.
+"""The application core: decode -> load -> play -> save -> snapshot -> notify, once for
+every door.
 
-Rules run in ``tribes.engine.driver``; bytes live in the store; protobuf is built in
-``tribes.wire``. Errors are domain exceptions, turned into rich gRPC statuses by one
-table (``tribes.status``) in ``_rpc``.
+The gRPC door (``tribes.grpc``) and the HTTP door (``tribes.http``) only translate their
+transport into a ``Caller`` and a request message, call one method here, and translate
+the reply (bytes or a message) or the domain error (``tribes.core.status``) back. So every
+rule of the API — input limits, tokens, idempotency, redaction, error reasons — is
+written once, here.
 
 Decisions worth knowing (README "API"):
 * ``expected_version`` 0 skips the version check. The move is then validated against
   the freshest state; if another move lands between our read and our write we re-read
   and re-validate instead of answering ABORTED, because the caller asked not to pin a
   version: at most once per seat plus one, since in a simultaneous decision each other
-  seat can win the race once. With a version given, any
-  mismatch is ABORTED (STALE_VERSION), never retried.
+  seat can win the race once. With a version given, any mismatch is ABORTED
+  (STALE_VERSION), never retried.
 * A retried ``request_id`` (scoped per game and seat) gets the first answer: the
   snapshot of the version that request produced, rebuilt by replaying the log when
   the game has moved on since.
@@ -18,73 +21,55 @@ Decisions worth knowing (README "API"):
 
 from __future__ import annotations
 
-import functools
 import logging
-import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import AsyncGenerator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-import grpc
-
-from tribes import status
-from tribes.cache import Cached, StateCache
-from tribes.catalog import Catalog, Entry
-from tribes.engine import SPECTATOR, MalformedMoveError, RulesError, driver
-from tribes.errors import (
+from tribes.core import limits
+from tribes.core.cache import Cached, StateCache
+from tribes.core.catalog import Catalog, Entry
+from tribes.core.errors import (
     BadRequestError,
-    BadTokenError,
     CorruptGameError,
     GameNotFoundError,
     ServiceError,
     StaleVersionError,
     TokenRequiredError,
 )
+from tribes.core.quotas import RateLimit, peer_host
+from tribes.core.records import ENTRY, META, GameMeta, LogEntry
+from tribes.core.snapshots import SnapshotWriter, create_response, game_types, move_record
+from tribes.core.tokens import SeatTokens
+from tribes.engine import SPECTATOR, MalformedMoveError, RulesError, driver
 from tribes.metrics import Metrics, Timer
-from tribes.records import ENTRY, META, GameMeta, LogEntry
 from tribes.store import CommitOutcome, CommitStatus, Loaded, Store
-from tribes.tokens import SeatTokens
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
-from tribes.v1 import game_service_pb2_grpc as spb_grpc
-from tribes.wire import snapshot as wire
 
 log = logging.getLogger(__name__)
 
-_NAME = re.compile(r"^games/([A-Za-z0-9_-]{1,64})$")
-_REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
-_MAX_PAGE = 1000
-_DEFAULT_PAGE = 100
 
-Req = TypeVar("Req")
-Resp = TypeVar("Resp")
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is calling, taken from the call when it starts (a stream outlives its call).
 
+    ``token`` is the bearer token (bounded, not yet verified), None for a spectator;
+    ``peer`` the transport's peer address, for quotas and logs.
+    """
 
-def _rpc(
-    method: Callable[[GameServicer, Req, grpc.aio.ServicerContext[Req, Resp]], Awaitable[Resp]],
-) -> Callable[[GameServicer, Req, grpc.aio.ServicerContext[Req, Resp]], Awaitable[Resp]]:
-    """Turn domain errors into rich statuses (one table) for a unary RPC."""
+    token: str | None
+    peer: str
 
-    @functools.wraps(method)
-    async def wrapper(
-        self: GameServicer, request: Req, context: grpc.aio.ServicerContext[Req, Resp]
-    ) -> Resp:
-        try:
-            return await method(self, request, context)
-        except status.KNOWN as exc:
-            await _abort(context, exc)
-            raise  # unreachable: abort raises
-
-    return wrapper
+    @classmethod
+    def of(cls, authorization: str | None, peer: str) -> Caller:
+        """From an ``authorization`` header/metadata value; BadTokenError if malformed."""
+        return cls(limits.bearer(authorization), peer)
 
 
-async def _abort(context: grpc.aio.ServicerContext[Any, Any], exc: Exception) -> None:
-    code, message, trailers = status.rich_status(exc)
-    await context.abort(code, message, trailing_metadata=trailers)
-
-
-class GameServicer(spb_grpc.GameServiceServicer):
+class Games:
     def __init__(
         self,
         catalog: Catalog,
@@ -94,6 +79,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
         *,
         allow_seed: bool = False,
         cache_games: int = 10_000,
+        create_limit: RateLimit | None = None,
     ) -> None:
         self.catalog = catalog
         self.store = store
@@ -101,32 +87,30 @@ class GameServicer(spb_grpc.GameServiceServicer):
         self.metrics = metrics
         self.allow_seed = allow_seed
         self.cache = StateCache(cache_games)
-        self.writer = wire.SnapshotWriter()
+        self.writer = SnapshotWriter()
+        self.create_limit = create_limit or RateLimit(0, 1, what="games created")
+        self._game_types = game_types(catalog)
 
-    # -- RPCs ---------------------------------------------------------------------------
+    # -- the operations ------------------------------------------------------------------
 
-    @_rpc
-    async def ListGameTypes(
-        self, request: spb.ListGameTypesRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> spb.ListGameTypesResponse:
-        return wire.game_types(self.catalog)
+    def list_game_types(self) -> spb.ListGameTypesResponse:
+        return self._game_types
 
-    @_rpc
-    async def CreateGame(
-        self, request: spb.CreateGameRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> bytes:
-        entry = self.catalog.get(request.game_type)
+    async def create_game(self, caller: Caller, request: spb.CreateGameRequest) -> bytes:
+        entry = self.catalog.get(limits.game_type(request.game_type))
         game = entry.game
-        request_id = _request_id(request.request_id)
+        request_id = limits.request_id(request.request_id)
+        seat_count = limits.seat_count(request.seat_count)
+        options = driver.resolve_setup(game, seat_count, limits.options(request.options))
+        self.create_limit.take(peer_host(caller.peer))
         seed = request.seed if self.allow_seed and request.HasField("seed") else None
         if seed is None:
             seed = secrets.randbits(64)
-        options = driver.resolve_setup(game, request.seat_count, dict(request.options))
         with self._rule_timer(game.id, "new_game"):
-            state = game.new_game(request.seat_count, options, seed)
+            state = game.new_game(seat_count, options, seed)
         meta = GameMeta(
             game_type=game.id,
-            seat_count=request.seat_count,
+            seat_count=seat_count,
             options=tuple(sorted(options.items())),
             seed=seed,
             salt=secrets.token_urlsafe(12),
@@ -142,7 +126,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
             # A retry: answer with the game the first request created.
             loaded = await self._load(game_id)
             meta = self._meta(game_id, loaded)
-            if meta.game_type != game.id or meta.seat_count != request.seat_count:
+            if meta.game_type != game.id or meta.seat_count != seat_count:
                 raise BadRequestError(
                     "this request_id was already used to create a different game",
                     reason="REQUEST_ID_REUSED",
@@ -151,36 +135,32 @@ class GameServicer(spb_grpc.GameServiceServicer):
             self.metrics.inc(self.metrics.idempotent_replays, "CreateGame")
         else:  # a random 72-bit id collided: astronomically unlikely, so say so loudly
             raise ServiceError("could not allocate a game id; try again")
-        self.cache.put(game_id, version, state, meta)
-        return wire.create_response(
-            self.writer.snapshot(entry, game_id, meta, version, state, SPECTATOR, ()),
+        cached = self.cache.put(game_id, version, state, meta)
+        return create_response(
+            self._snapshot(entry, game_id, cached, SPECTATOR),
             [self.tokens.issue(game_id, seat, meta.salt) for seat in range(meta.seat_count)],
         )
 
-    @_rpc
-    async def GetGame(
-        self, request: spb.GetGameRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> bytes:
-        game_id = _game_id(request.name)
+    async def get_game(self, caller: Caller, request: spb.GetGameRequest) -> bytes:
+        game_id = limits.game_id(request.name)
         loaded = await self._load(game_id)
         meta = self._meta(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
-        viewer = self._viewer(context, game_id, meta)
+        viewer = self._viewer(caller, game_id, meta)
         cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
         return self._snapshot(entry, game_id, cached, viewer)
 
-    @_rpc
-    async def ApplyMove(
-        self, request: spb.ApplyMoveRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> bytes:
-        game_id = _game_id(request.name)
-        token = _bearer(context)
+    async def apply_move(self, caller: Caller, request: spb.ApplyMoveRequest) -> bytes:
+        game_id = limits.game_id(request.name)
+        token = caller.token
         if token is None:
             raise TokenRequiredError("moves need a seat token (authorization: Bearer <token>)")
         choice = request.WhichOneof("choice")
         if choice is None:
             raise MalformedMoveError("the request carries neither a move nor a move_id")
-        request_id = _request_id(request.request_id)
+        if choice == "move_id":
+            limits.move_id(request.move_id)
+        request_id = limits.request_id(request.request_id)
         # the request-id record is per seat; the seat is verified once the game is known
         request_key = f"{token.partition('.')[0]}:{request_id}" if request_id else None
         expected = request.expected_version
@@ -196,6 +176,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
                 if prior is not None:
                     return await self._replay_answer(entry, game_id, cached, seat, prior)
                 if expected and expected != cached.version:
+                    self.metrics.inc(self.metrics.version_conflicts, game_type)
                     raise StaleVersionError(
                         f"the game is at version {cached.version}, not {expected}",
                         current_version=str(cached.version),
@@ -208,7 +189,7 @@ class GameServicer(spb_grpc.GameServiceServicer):
                 if outcome.status is CommitStatus.DUPLICATE:
                     return await self._replay_answer(entry, game_id, cached, seat, outcome.version)
                 if outcome.status is CommitStatus.MISSING:
-                    raise GameNotFoundError(f"there is no game {request.name!r}")
+                    raise GameNotFoundError(f"there is no game 'games/{game_id}'")
                 # CONFLICT: someone else's move landed first
                 self.metrics.inc(self.metrics.version_conflicts, game_type)
                 if expected:
@@ -226,57 +207,56 @@ class GameServicer(spb_grpc.GameServiceServicer):
             self.metrics.inc(self.metrics.moves_rejected, game_type, exc.reason)
             raise
 
-    @_rpc
-    async def ListMoves(
-        self, request: spb.ListMovesRequest, context: grpc.aio.ServicerContext[Any, Any]
+    async def list_moves(
+        self, caller: Caller, request: spb.ListMovesRequest
     ) -> spb.ListMovesResponse:
-        game_id = _game_id(request.name)
-        size = request.page_size or _DEFAULT_PAGE
-        if not 0 < size <= _MAX_PAGE:
-            raise BadRequestError(f"page_size must be 1..{_MAX_PAGE}", reason="BAD_PAGE_SIZE")
-        start = _page_start(request.page_token)
+        game_id = limits.game_id(request.name)
+        size = limits.page_size(request.page_size)
+        start = self.tokens.page_offset(game_id, request.page_token)
         loaded = await self._load(game_id)
         meta = self._meta(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
-        viewer = self._viewer(context, game_id, meta)
+        viewer = self._viewer(caller, game_id, meta)
         with self._store_timer("read_log"):
             blobs = await self.store.read_log(game_id, start, size + 1)
-        records = [ENTRY.decode(blob) for blob in blobs[:size]]
+        records = [self._entry(blob) for blob in blobs[:size]]
+        more = len(blobs) > size
         return spb.ListMovesResponse(
-            moves=[wire.move_record(entry, record, viewer) for record in records],
-            next_page_token=str(start + size) if len(blobs) > size else "",
+            moves=[move_record(entry, record, viewer) for record in records],
+            next_page_token=self.tokens.page_token(game_id, start + size) if more else "",
         )
 
-    async def WatchGame(
-        self, request: spb.WatchGameRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[bytes]:
-        """A snapshot now, then one per committed version, until the game ends."""
-        try:
-            game_id = _game_id(request.name)
-            async with self.store.watch(game_id) as changes:
-                # subscribed first, read second: no change can fall between the two
-                loaded = await self._load(game_id)
-                meta = self._meta(game_id, loaded)
-                entry = self.catalog.get(meta.game_type)
-                viewer = self._viewer(context, game_id, meta)
-                cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
-                self.metrics.watchers.inc()
-                try:
+    async def watch(
+        self, caller: Caller, request: spb.WatchGameRequest
+    ) -> AsyncGenerator[bytes, None]:
+        """A snapshot now, then one per committed version, until the game ends.
+
+        The subscription is released on every way out (the caller cancels, the game ends,
+        the change feed is lost): ``store.watch`` is a context manager.
+        """
+        game_id = limits.game_id(request.name)
+        async with self.store.watch(game_id) as changes:
+            # subscribed first, read second: no change can fall between the two
+            loaded = await self._load(game_id)
+            meta = self._meta(game_id, loaded)
+            entry = self.catalog.get(meta.game_type)
+            viewer = self._viewer(caller, game_id, meta)
+            cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
+            self.metrics.watchers.inc()
+            try:
+                yield self._snapshot(entry, game_id, cached, viewer)
+                last = cached.version
+                finished = loaded.finished
+                while not finished:
+                    change = await anext(changes)
+                    if change.version <= last:
+                        continue
+                    cached = self._cached(entry, game_id, meta, change.version, change.state)
                     yield self._snapshot(entry, game_id, cached, viewer)
                     last = cached.version
-                    while not loaded.finished:
-                        change = await anext(changes)
-                        if change.version <= last:
-                            continue
-                        cached = self._cached(entry, game_id, meta, change.version, change.state)
-                        yield self._snapshot(entry, game_id, cached, viewer)
-                        last = change.version
-                        if entry.game.result(cached.state) is not None:
-                            return
-                finally:
-                    self.metrics.watchers.dec()
-        except status.KNOWN as exc:
-            await _abort(context, exc)
+                    finished = entry.game.result(cached.state) is not None
+            finally:
+                self.metrics.watchers.dec()
 
     # -- steps of a move -----------------------------------------------------------------
 
@@ -373,10 +353,9 @@ class GameServicer(spb_grpc.GameServiceServicer):
         """Rebuild the state at ``version`` from the seed and the move log."""
         with self._store_timer("read_log"):
             blobs = await self.store.read_log(game_id, 0, version - 1)
-        game = entry.game
-        records = [ENTRY.decode(blob) for blob in blobs]
+        records = [self._entry(blob) for blob in blobs]
         moves = [(record.seat, record.move_id) for record in records]
-        return driver.replay(game, meta.seat_count, meta.options_dict, meta.seed, moves)
+        return driver.replay(entry.game, meta.seat_count, meta.options_dict, meta.seed, moves)
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -396,6 +375,13 @@ class GameServicer(spb_grpc.GameServiceServicer):
             return META.decode(loaded.meta)
         except ValueError as exc:
             raise CorruptGameError("the stored game metadata cannot be read") from exc
+
+    @staticmethod
+    def _entry(blob: bytes) -> LogEntry:
+        try:
+            return ENTRY.decode(blob)
+        except ValueError as exc:
+            raise CorruptGameError("a stored move-log entry cannot be read") from exc
 
     def _decode(self, entry: Entry, blob: bytes) -> Any:
         try:
@@ -419,18 +405,19 @@ class GameServicer(spb_grpc.GameServiceServicer):
         return legal
 
     def _snapshot(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
-        legal = self._legal(entry, cached, viewer) if viewer != SPECTATOR else ()
-        return self.writer.snapshot(
-            entry, game_id, cached.meta, cached.version, cached.state, viewer, legal
-        )
+        """The viewer's snapshot bytes at the cached version, built once per viewer."""
+        built = cached.snapshots.get(viewer)
+        if built is None:
+            legal = self._legal(entry, cached, viewer) if viewer != SPECTATOR else ()
+            built = cached.snapshots[viewer] = self.writer.snapshot(
+                entry, game_id, cached.meta, cached.version, cached.state, viewer, legal
+            )
+        return built
 
-    def _viewer(
-        self, context: grpc.aio.ServicerContext[Any, Any], game_id: str, meta: GameMeta
-    ) -> int:
-        token = _bearer(context)
-        if token is None:
+    def _viewer(self, caller: Caller, game_id: str, meta: GameMeta) -> int:
+        if caller.token is None:
             return SPECTATOR
-        return self.tokens.seat_of(game_id, meta.salt, meta.seat_count, token)
+        return self.tokens.seat_of(game_id, meta.salt, meta.seat_count, caller.token)
 
     def _rule_timer(self, game: str, operation: str) -> Timer:
         return self.metrics.timer(self.metrics.rule_seconds, game, operation)
@@ -439,73 +426,5 @@ class GameServicer(spb_grpc.GameServiceServicer):
         return self.metrics.timer(self.metrics.store_seconds, operation)
 
 
-def _game_id(name: str) -> str:
-    match = _NAME.match(name)
-    if match is None:
-        raise BadRequestError(
-            f"{name!r} is not a game name (expected games/<id>)", reason="BAD_NAME"
-        )
-    return match.group(1)
-
-
-def _request_id(value: str) -> str:
-    if value and not _REQUEST_ID.match(value):
-        raise BadRequestError(
-            "request_id must be 1-128 printable ASCII characters without spaces",
-            reason="BAD_REQUEST_ID",
-        )
-    return value
-
-
-def _page_start(token: str) -> int:
-    if not token:
-        return 0
-    if not token.isdigit():
-        raise BadRequestError("page_token is not one this server issued", reason="BAD_PAGE_TOKEN")
-    return int(token)
-
-
-def _bearer(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
-    for key, value in context.invocation_metadata() or ():
-        if key == "authorization":
-            text = value.decode() if isinstance(value, bytes) else value
-            scheme, _, token = text.partition(" ")
-            if scheme.lower() != "bearer" or not token.strip():
-                raise BadTokenError("authorization must be 'Bearer <seat token>'")
-            return token.strip()
-    return None
-
-
 def _new_game_id() -> str:
     return secrets.token_urlsafe(9)
-
-
-def _serialize(reply: Any) -> bytes:
-    """Replies are pre-serialized bytes (snapshots) or messages (everything else)."""
-    return reply if type(reply) is bytes else bytes(reply.SerializeToString())
-
-
-def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
-    """Register the RPCs; like the generated helper, but replies may be bytes."""
-    unary: dict[str, Any] = {
-        "ListGameTypes": spb.ListGameTypesRequest,
-        "CreateGame": spb.CreateGameRequest,
-        "GetGame": spb.GetGameRequest,
-        "ApplyMove": spb.ApplyMoveRequest,
-        "ListMoves": spb.ListMovesRequest,
-    }
-    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
-        method: grpc.unary_unary_rpc_method_handler(
-            getattr(servicer, method),
-            request_deserializer=request.FromString,
-            response_serializer=_serialize,
-        )
-        for method, request in unary.items()
-    }
-    handlers["WatchGame"] = grpc.unary_stream_rpc_method_handler(
-        servicer.WatchGame,
-        request_deserializer=spb.WatchGameRequest.FromString,
-        response_serializer=_serialize,
-    )
-    name = spb.DESCRIPTOR.services_by_name["GameService"].full_name
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))

@@ -1,13 +1,14 @@
-"""Builds the game-agnostic messages: snapshots, legal moves, log records, game types."""
+"""The snapshot step of the core: game-agnostic messages (snapshots, legal moves, log
+records, game types) built from a game's rules and its wire module."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tribes.catalog import Entry
+from tribes.core.catalog import Entry
+from tribes.core.records import GameMeta, LogEntry
 from tribes.engine.game import SPECTATOR
-from tribes.records import GameMeta, LogEntry
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
 from tribes.wire import protowire as pw

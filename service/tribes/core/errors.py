@@ -1,7 +1,7 @@
 """Service-level errors (requests, games, seats, versions): transport-free.
 
-Rule errors live in ``tribes.engine.errors``; ``tribes.status`` maps both families
-to gRPC status codes in one table.
+Rule errors live in ``tribes.engine.errors``; ``tribes.core.status`` maps both families
+to status codes (gRPC and HTTP) in one table.
 """
 
 from __future__ import annotations
@@ -52,3 +52,11 @@ class CorruptGameError(ServiceError):
     """A stored game cannot be read back (layout change, manual edits)."""
 
     reason = "CORRUPT_GAME"
+
+
+class QuotaError(ServiceError):
+    """A per-caller rate limit or a capacity limit was reached; retry later."""
+
+    def __init__(self, message: str, reason: str = "RATE_LIMITED", **metadata: str) -> None:
+        super().__init__(message, **metadata)
+        self.reason = reason

@@ -1,0 +1,65 @@
+"""Per-caller rate limits: a token bucket per peer address, kept in this process.
+
+``CreateGame`` costs a bucket token: a peer may create ``rate`` games per second on
+average with bursts of ``burst`` (``TRIBES_CREATE_RATE``, ``TRIBES_CREATE_BURST``; rate
+0 turns the limit off). Buckets are per replica: N replicas allow N times the rate, which
+bounds a flood without a store round trip per request. The table of buckets is bounded
+too: full buckets are forgotten first, since forgetting them changes nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from tribes.core.errors import QuotaError
+
+_MAX_PEERS = 50_000
+
+
+class RateLimit:
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        *,
+        what: str,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = rate
+        self.burst = max(burst, 1.0)
+        self.what = what
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # peer -> (tokens, when)
+
+    def take(self, peer: str) -> None:
+        """Spend one token of ``peer``'s bucket, or raise QuotaError (RESOURCE_EXHAUSTED)."""
+        if self.rate <= 0:
+            return
+        now = self._clock()
+        tokens, then = self._buckets.get(peer, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens < 1.0:
+            wait = (1.0 - tokens) / self.rate
+            raise QuotaError(
+                f"too many {self.what} from this address; retry in {wait:.1f} s",
+                "RATE_LIMITED",
+                retry_after_seconds=f"{wait:.1f}",
+            )
+        if len(self._buckets) >= _MAX_PEERS and peer not in self._buckets:
+            self._forget_full(now)
+        self._buckets[peer] = (tokens - 1.0, now)
+
+    def _forget_full(self, now: float) -> None:
+        refill = self.burst / self.rate
+        full = [p for p, (_, when) in self._buckets.items() if now - when >= refill]
+        for peer in full or list(self._buckets)[: _MAX_PEERS // 10]:
+            del self._buckets[peer]
+
+
+def peer_host(peer: str) -> str:
+    """The address part of a peer (``ipv4:127.0.0.1:5000`` -> ``ipv4:127.0.0.1``)."""
+    if peer.startswith("ipv6:["):
+        return peer.split("]", 1)[0] + "]"
+    head, _, tail = peer.rpartition(":")
+    return head if head and tail.isdigit() else peer

@@ -1,0 +1,1 @@
+"""The gRPC door: the servicer over the core, the interceptor, reflection."""
