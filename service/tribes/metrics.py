@@ -193,7 +193,8 @@ async def start_metrics_server(registry: CollectorRegistry, host: str, port: int
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            async with asyncio.timeout(10):
+                head = await reader.readuntil(b"\r\n\r\n")
             parts = head.split(b"\r\n", 1)[0].split()
             path = parts[1].split(b"?", 1)[0] if len(parts) > 1 else b""
             if parts[:1] != [b"GET"] or path not in (b"/metrics", b"/"):

@@ -81,7 +81,8 @@ async def supervise(settings: Settings) -> int:
     try:
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), 0.5)
+                async with asyncio.timeout(0.5):
+                    await stop.wait()
             for i, proc in enumerate(workers):
                 if proc.poll() is not None and not stop.is_set():
                     prom_multiprocess.mark_process_dead(proc.pid, metrics_dir)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import pathlib
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
@@ -80,6 +82,7 @@ class ServerProcess:
             stderr=subprocess.PIPE,
             text=True,
         )
+        self.tail: collections.deque[str] = collections.deque(maxlen=200)
         self.port = self._read_port()
 
     def _read_port(self) -> int:
@@ -95,9 +98,17 @@ class ServerProcess:
             lines.append(line)
             match = re.search(r"listening on [^:]+:(\d+)", line)
             if match:
+                threading.Thread(target=self._drain, daemon=True).start()
                 return int(match.group(1))
         self.proc.kill()
         raise RuntimeError("server did not start:\n" + "".join(lines))
+
+    def _drain(self) -> None:
+        """Keep reading stderr (the request log may be on), keeping the last lines."""
+        assert self.proc.stderr is not None
+        with contextlib.suppress(ValueError, OSError):
+            for line in self.proc.stderr:
+                self.tail.append(line)
 
     @property
     def target(self) -> str:

@@ -27,8 +27,9 @@ DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_TOKEN = 64
 MAX_PLAYER_NAME = 40
 MAX_SEATS = 16  # no game has more; a bound before any game is consulted
-#: The largest gRPC/HTTP request body the server reads (a move or a create is < 2 KB).
-MAX_REQUEST_BYTES = 64 * 1024
+#: The largest request body the server reads (gRPC's default). Every field inside is
+#: bounded far below it, so an oversized field is INVALID_ARGUMENT with its reason.
+MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
 _QUOTE = 32
 

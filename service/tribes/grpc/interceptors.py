@@ -27,7 +27,7 @@ import grpc
 from tribes.core.status import Code
 from tribes.metrics import Metrics
 
-_LOGGED_NAME = 80  # characters of a request's game name or type kept in the log
+_LOGGED_NAME = 48  # characters of a request's game name or type kept in the log
 
 
 class RequestLog:

@@ -31,7 +31,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import DataError, NoScriptError, ResponseError
 
 Arg = bytes | str | int | float
 
@@ -90,7 +90,10 @@ class ConnectionCommands(Commands):
         return cls(pool, size=size, timeout=timeout)
 
     async def execute(self, *args: Arg) -> Any:
-        packed = self._packer.pack_command(*args)
+        try:
+            packed = self._packer.pack_command(*args)
+        except (ValueError, TypeError) as exc:  # e.g. an int too long to write as text
+            raise DataError(f"cannot pack the command: {type(exc).__name__}") from exc
         async with asyncio.timeout(self._timeout), self._slots:
             if self._closed:
                 raise ConnectionError("the store client is closed")

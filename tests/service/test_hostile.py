@@ -1,0 +1,248 @@
+"""Hostile input against a real server on each store: only documented codes come back.
+
+Thousands of requests to every RPC — random bytes as bodies, mutated valid messages, huge
+and odd strings, another game's move arm, bogus seat and page tokens — with the request
+log on. The suite asserts that every answer is a documented status (never UNKNOWN or
+INTERNAL), that the server stays up and healthy, and that no stored game changed (the
+only tokens that are valid belong to seats that are not to act, so no move can land).
+``make soak`` runs the same with many more requests (TRIBES_SOAK_FUZZ).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+from collections.abc import AsyncIterator, Callable
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from tests.support.server import running_app
+from tribes.server import App
+from tribes.store import Store
+from tribes.store.memory import MemoryStore
+from tribes.store.redis import RedisStore
+from tribes.v1 import common_pb2 as pb
+from tribes.v1 import five_tribes_pb2 as fpb
+from tribes.v1 import game_service_pb2 as spb
+from tribes.v1 import game_service_pb2_grpc as spb_grpc
+
+SC = grpc.StatusCode
+DOCUMENTED = {
+    SC.OK,
+    SC.INVALID_ARGUMENT,
+    SC.NOT_FOUND,
+    SC.FAILED_PRECONDITION,
+    SC.ABORTED,
+    SC.UNAUTHENTICATED,
+    SC.PERMISSION_DENIED,
+    SC.RESOURCE_EXHAUSTED,
+}
+METHODS = ("ListGameTypes", "CreateGame", "GetGame", "ApplyMove", "ListMoves", "WatchGame")
+PER_METHOD = int(os.environ.get("TRIBES_FUZZ_PER_METHOD", "1000"))
+
+ODD = [
+    "",
+    " ",
+    "\0",
+    "\0" * 5000,
+    "²",
+    "games/",
+    "games/../x",
+    "games/" + "x" * 65,
+    "games/\u202e",
+    "x" * 100_000,
+    "🎲" * 1000,
+    "bid:" + "9" * 4300,
+    "9" * 4300,
+    "%s%s%n",
+    "'\"\\",
+    "Bearer",
+    "Bearer ",
+    "0.",
+    "00.AAAA",
+    "-1.AAAA",
+    "1" * 200 + ".x",
+]
+
+
+def _odd(rng: random.Random) -> str:
+    if rng.random() < 0.6:
+        return rng.choice(ODD)
+    return "".join(chr(rng.randrange(1, 0x2FFF)) for _ in range(rng.randrange(0, 60)))
+
+
+def _mutate(rng: random.Random, data: bytes) -> bytes:
+    out = bytearray(data)
+    for _ in range(rng.randrange(1, 6)):
+        kind = rng.randrange(4)
+        if kind == 0 and out:
+            out[rng.randrange(len(out))] = rng.randrange(256)
+        elif kind == 1 and out:
+            del out[rng.randrange(len(out)) :]
+        elif kind == 2:
+            out[rng.randrange(len(out) + 1) : 0] = bytes(rng.randrange(256) for _ in range(8))
+        else:
+            out += out[: rng.randrange(len(out) + 1)]
+    return bytes(out)
+
+
+class Fuzzer:
+    """Builds hostile (body, metadata) pairs for each method from a seeded generator."""
+
+    def __init__(self, rng: random.Random, games: list[str], idle_tokens: list[str]) -> None:
+        self.rng = rng
+        self.games = games
+        self.tokens = idle_tokens
+
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """No token, an idle seat's token, or nonsense (as legal header text: a client
+        library refuses to send anything else)."""
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.3:
+            return ()
+        if roll < 0.55:
+            return (("authorization", f"Bearer {rng.choice(self.tokens)}"),)
+        odd = "".join(c for c in _odd(rng) if " " <= c <= "~")[:4000]
+        if roll < 0.8:
+            return (("authorization", f"Bearer {odd}"),)
+        return (("authorization", odd),)
+
+    def valid(self, method: str) -> bytes:
+        rng = self.rng
+        name = rng.choice(self.games)
+        if method == "CreateGame":
+            msg: object = spb.CreateGameRequest(
+                game_type=rng.choice(["goofspiel", "five_tribes", "fate_of_akalon"]),
+                seat_count=rng.choice([-1, 0, 2, 3, 99, 2**31 - 1]),
+                options=rng.choice([{}, {"cards": "3"}, {"nope": "1"}, {"cards": "x" * 300}]),
+                request_id=rng.choice(["", "r1", _odd(rng)]),
+            )
+        elif method == "GetGame":
+            msg = spb.GetGameRequest(name=rng.choice([name, _odd(rng)]))
+        elif method == "ApplyMove":
+            request = spb.ApplyMoveRequest(
+                name=rng.choice([name, name, _odd(rng)]),
+                expected_version=rng.choice([0, 1, 2, 2**63]),
+                request_id=rng.choice(["", "r", _odd(rng)]),
+            )
+            arm = rng.randrange(3)
+            if arm == 0:
+                request.move_id = rng.choice(["bid:1", "pickup:2-3", "end-turn", _odd(rng)])
+            elif arm == 1:  # another game's typed move, or this game's with nonsense
+                request.move.CopyFrom(
+                    pb.Move(
+                        five_tribes=fpb.FiveTribesMove(
+                            bid=fpb.FiveTribesBid(spot=rng.randrange(-5, 50))
+                        )
+                    )
+                )
+            msg = request
+        elif method == "ListMoves":
+            msg = spb.ListMovesRequest(
+                name=rng.choice([name, _odd(rng)]),
+                page_size=rng.choice([-5, 0, 1, 10**9]),
+                page_token=rng.choice(["", _odd(rng), "AAAAAAAAAAAAAAAAAAAAAA"]),
+            )
+        elif method == "WatchGame":
+            msg = spb.WatchGameRequest(name=rng.choice([name, _odd(rng)]))
+        else:
+            msg = spb.ListGameTypesRequest()
+        return msg.SerializeToString()  # type: ignore[attr-defined]
+
+    def body(self, method: str) -> bytes:
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.25:
+            return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 200)))
+        if roll < 0.6:
+            return _mutate(rng, self.valid(method))
+        return self.valid(method)
+
+
+async def _snapshot(store: Store, game_ids: list[str]) -> list[tuple[int, bytes, list[bytes]]]:
+    out = []
+    for game_id in game_ids:
+        loaded = await store.load(game_id)
+        assert loaded is not None
+        out.append((loaded.version, loaded.state, await store.read_log(game_id, 0, 10_000)))
+    return out
+
+
+async def _call(
+    channel: grpc.aio.Channel, method: str, body: bytes, metadata: tuple[tuple[str, str], ...]
+) -> SC:
+    path = f"/tribes.v1.GameService/{method}"
+    try:
+        if method == "WatchGame":
+            call = channel.unary_stream(path)(body, metadata=metadata, timeout=5)
+            try:
+                await call.read()
+            finally:
+                call.cancel()
+            return SC.OK
+        await channel.unary_unary(path)(body, metadata=metadata, timeout=5)
+        return SC.OK
+    except grpc.aio.AioRpcError as err:
+        return err.code()
+
+
+@pytest.fixture(params=["redis", "memory"])
+async def hostile_app(
+    request: pytest.FixtureRequest, redis_url: str
+) -> AsyncIterator[tuple[App, io.StringIO]]:
+    if request.param == "redis":
+        store: Store = RedisStore(redis_url, prefix=request.getfixturevalue("redis_prefix"))
+    else:
+        store = MemoryStore()
+    log = io.StringIO()
+    async with running_app(store, request_stream=log, log_requests=True) as app:
+        yield app, log
+
+
+async def test_hostile_requests_get_only_documented_codes(
+    hostile_app: tuple[App, io.StringIO],
+) -> None:
+    """Fuzzed requests to every RPC: documented codes only, server up, nothing changed."""
+    app, log = hostile_app
+    seen: dict[str, dict[SC, int]] = {m: {} for m in METHODS}
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+        stub = spb_grpc.GameServiceStub(channel)
+        names, idle = [], []
+        for game_type, seats in (("five_tribes", 2), ("five_tribes", 3), ("goofspiel", 2)):
+            created = await stub.CreateGame(
+                spb.CreateGameRequest(game_type=game_type, seat_count=seats, seed=11)
+            )
+            names.append(created.game.name)
+            acting = set(created.game.to_act)
+            if game_type == "goofspiel":  # every seat bids at once: keep no valid token
+                continue
+            idle += [t for seat, t in enumerate(created.seat_tokens) if seat not in acting]
+        ids = [n.removeprefix("games/") for n in names]
+        before = await _snapshot(app.store, ids)
+        fuzzer = Fuzzer(random.Random(20261201), names, idle)
+        for _ in range(PER_METHOD):
+            batch: list[tuple[str, Callable[[], object]]] = []
+            for method in METHODS:
+                batch.append(
+                    (method, _call(channel, method, fuzzer.body(method), fuzzer.metadata()))
+                )  # type: ignore[arg-type]
+            codes = await asyncio.gather(*(job for _, job in batch))
+            for (method, _), code in zip(batch, codes, strict=True):
+                seen[method][code] = seen[method].get(code, 0) + 1
+        undocumented = {
+            m: {c.name: n for c, n in codes.items() if c not in DOCUMENTED}
+            for m, codes in seen.items()
+        }
+        assert not any(undocumented.values()), undocumented
+        health = health_pb2_grpc.HealthStub(channel)
+        status = await health.Check(health_pb2.HealthCheckRequest(service=""))
+        assert status.status == health_pb2.HealthCheckResponse.SERVING
+        assert (await stub.GetGame(spb.GetGameRequest(name=names[0]))).version == 1
+    assert await _snapshot(app.store, ids) == before, "a hostile request changed a stored game"
+    assert all(len(line) < 1024 for line in log.getvalue().splitlines())
+    assert sum(sum(c.values()) for c in seen.values()) == PER_METHOD * len(METHODS)
