@@ -32,7 +32,7 @@ from tribes.core.quotas import RateLimit
 from tribes.core.tokens import SeatTokens
 from tribes.grpc import reflection
 from tribes.grpc.interceptors import ObservabilityInterceptor, RequestLog
-from tribes.grpc.servicer import GameServicer, add_to_server
+from tribes.grpc.servicer import add_to_server
 from tribes.metrics import Metrics, start_metrics_server
 from tribes.settings import Settings
 from tribes.store import Store, StoreUnavailableError
@@ -105,7 +105,7 @@ class App:
                 ("grpc.max_metadata_size", 16 * 1024),
             ],
         )
-        add_to_server(GameServicer(games), server)
+        add_to_server(games, server)
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         reflection.enable((SERVICE_NAME, "grpc.health.v1.Health"), server)

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tribes.store import CommitStatus, Store, Ttls
+from tribes.store import CommitStatus, Store, StoreUnavailableError, Ttls
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
 
@@ -138,7 +138,7 @@ async def test_watch_sees_every_commit_in_order(store: Store) -> None:
     async with store.watch("g1") as changes:
         for v in range(1, 4):
             await store.commit("g1", v, f"s{v}".encode(), b"e", finished=False)
-        seen = [await asyncio.wait_for(anext(changes), 5) for _ in range(3)]
+        seen = [await changes.get() for _ in range(3)]
     assert [(c.version, c.state) for c in seen] == [(2, b"s1"), (3, b"s2"), (4, b"s3")]
 
 
@@ -149,8 +149,44 @@ async def test_watchers_of_other_games_see_nothing(store: Store) -> None:
     async with store.watch("g2") as changes:
         await store.commit("g1", 1, b"s1", b"e", finished=False)
         await store.commit("g2", 1, b"t1", b"e", finished=False)
-        change = await asyncio.wait_for(anext(changes), 5)
+        change = await changes.get()
     assert (change.version, change.state) == (2, b"t1")
+
+
+async def test_a_slow_watcher_keeps_the_newest_changes_only(store: Store) -> None:
+    """A watcher 20 changes behind holds the newest 16 (bounded), and knows 4 dropped."""
+    await store.create("g1", b"m", b"s0")
+    async with store.watch("g1") as changes:
+        for v in range(1, 21):
+            await store.commit("g1", v, f"s{v}".encode(), b"e", finished=False)
+        await asyncio.sleep(0.2)  # let the feed deliver everything
+        seen = [await changes.get() for _ in range(16)]
+        assert changes.dropped == 4
+    assert [c.version for c in seen] == list(range(6, 22))
+
+
+async def test_end_watches_wakes_every_watcher_with_an_error(store: Store) -> None:
+    """end_watches (shutdown) ends a waiting watch with StoreUnavailableError."""
+    await store.create("g1", b"m", b"s0")
+    async with store.watch("g1") as changes:
+        waiting = asyncio.ensure_future(changes.get())
+        await asyncio.sleep(0.05)
+        store.end_watches("shutting down")
+        with pytest.raises(StoreUnavailableError):
+            async with asyncio.timeout(5):
+                await waiting
+
+
+async def test_a_cancelled_get_can_be_retried(store: Store) -> None:
+    """Cancelling a waiting get (a heartbeat timeout) loses nothing: the next get works."""
+    await store.create("g1", b"m", b"s0")
+    async with store.watch("g1") as changes:
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.05):
+                await changes.get()
+        await store.commit("g1", 1, b"s1", b"e", finished=False)
+        change = await changes.get()
+    assert change.version == 2
 
 
 async def test_shared_secret_first_proposal_wins(store: Store) -> None:

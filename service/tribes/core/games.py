@@ -21,6 +21,7 @@ Decisions worth knowing (README "API"):
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -93,7 +94,9 @@ class Games:
 
     # -- the operations ------------------------------------------------------------------
 
-    def list_game_types(self) -> spb.ListGameTypesResponse:
+    async def list_game_types(
+        self, caller: Caller, request: spb.ListGameTypesRequest
+    ) -> spb.ListGameTypesResponse:
         return self._game_types
 
     async def create_game(self, caller: Caller, request: spb.CreateGameRequest) -> bytes:
@@ -226,37 +229,76 @@ class Games:
             next_page_token=self.tokens.page_token(game_id, start + size) if more else "",
         )
 
-    async def watch(
-        self, caller: Caller, request: spb.WatchGameRequest
-    ) -> AsyncGenerator[bytes, None]:
-        """A snapshot now, then one per committed version, until the game ends.
+    async def watch_game(
+        self,
+        caller: Caller,
+        request: spb.WatchGameRequest,
+        *,
+        from_version: int | None = None,
+        idle_seconds: float | None = None,
+    ) -> AsyncGenerator[bytes | None, None]:
+        """The caller's snapshot now and at every later version, until the game ends.
 
-        The subscription is released on every way out (the caller cancels, the game ends,
-        the change feed is lost): ``store.watch`` is a context manager.
+        Every version is delivered once, in order: when the bounded mailbox dropped some
+        (a slow consumer) the missing versions are rebuilt from the move log. With
+        ``from_version`` (a consumer resuming, e.g. SSE's Last-Event-ID) the versions
+        after it come first and that version itself is not repeated. With
+        ``idle_seconds``, ``None`` is yielded after that long without a change (a door's
+        heartbeat). The subscription is released on every way out: the caller cancels,
+        the game ends, the change feed is lost.
         """
         game_id = limits.game_id(request.name)
-        async with self.store.watch(game_id) as changes:
+        async with self.store.watch(game_id) as mailbox:
             # subscribed first, read second: no change can fall between the two
             loaded = await self._load(game_id)
             meta = self._meta(game_id, loaded)
             entry = self.catalog.get(meta.game_type)
             viewer = self._viewer(caller, game_id, meta)
-            cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
+            current = self._cached(entry, game_id, meta, loaded.version, loaded.state)
             self.metrics.watchers.inc()
             try:
-                yield self._snapshot(entry, game_id, cached, viewer)
-                last = cached.version
-                finished = loaded.finished
-                while not finished:
-                    change = await anext(changes)
-                    if change.version <= last:
+                if from_version is None or not 0 < from_version <= current.version:
+                    last = current
+                    yield self._snapshot(entry, game_id, current, viewer)
+                else:
+                    state = await self._state_at(entry, game_id, meta, from_version)
+                    last = Cached(from_version, state, meta)
+                    async for later in self._versions(entry, game_id, last, current.version):
+                        yield self._snapshot(entry, game_id, later, viewer)
+                        last = later
+                while entry.game.result(last.state) is None:
+                    try:
+                        async with asyncio.timeout(idle_seconds):
+                            change = await mailbox.get()
+                    except TimeoutError:
+                        yield None
                         continue
-                    cached = self._cached(entry, game_id, meta, change.version, change.state)
-                    yield self._snapshot(entry, game_id, cached, viewer)
-                    last = cached.version
-                    finished = entry.game.result(cached.state) is not None
+                    if change.version <= last.version:
+                        continue
+                    if change.version > last.version + 1:
+                        missed = self._versions(entry, game_id, last, change.version - 1)
+                        async for later in missed:
+                            yield self._snapshot(entry, game_id, later, viewer)
+                            last = later
+                    last = self._cached(entry, game_id, meta, change.version, change.state)
+                    yield self._snapshot(entry, game_id, last, viewer)
             finally:
                 self.metrics.watchers.dec()
+
+    async def _versions(
+        self, entry: Entry, game_id: str, start: Cached, end: int
+    ) -> AsyncGenerator[Cached, None]:
+        """The states after ``start`` up to version ``end``, replayed from the move log
+        (log entry i produced version i + 2)."""
+        if end <= start.version:
+            return
+        with self._store_timer("read_log"):
+            blobs = await self.store.read_log(game_id, start.version - 1, end - start.version)
+        state = start.state
+        for offset, blob in enumerate(blobs, start=start.version + 1):
+            record = self._entry(blob)
+            state = driver.play_id(entry.game, state, record.seat, record.move_id)[1]
+            yield Cached(offset, state, start.meta)
 
     # -- steps of a move -----------------------------------------------------------------
 

@@ -1,8 +1,11 @@
 """The gRPC door: ``tribes.v1.GameService`` over ``tribes.core.games``.
 
-Each RPC takes what it needs from the call when it starts (the ``authorization``
-metadata and the peer, as a ``Caller``), calls the core, and turns a domain error into a
-rich status (``tribes.core.status``). Requests whose bytes do not decode arrive as
+Nothing here is written per RPC: every method of the service descriptor is served by
+the core method of the same name (``ApplyMove`` -> ``Games.apply_move(caller, request)``),
+so an RPC added to the proto and the core is served without door code. Each call takes
+what it needs from the call when it starts (the ``authorization`` metadata and the peer,
+as a ``Caller``), calls the core, and turns a domain error into a rich status
+(``tribes.core.status``). Requests whose bytes do not decode arrive as
 ``UNDECODABLE`` (the deserializer never raises, which would answer UNKNOWN with a
 traceback) and are answered INVALID_ARGUMENT (``MALFORMED_REQUEST``).
 """
@@ -10,9 +13,9 @@ traceback) and are answered INVALID_ARGUMENT (``MALFORMED_REQUEST``).
 from __future__ import annotations
 
 import contextlib
-import functools
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+import re
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError, Message
@@ -23,8 +26,6 @@ from tribes.core.games import Caller, Games
 from tribes.core.status import KNOWN, failure_of
 from tribes.v1 import game_service_pb2 as spb
 
-Req = TypeVar("Req")
-Resp = TypeVar("Resp")
 Context = grpc.aio.ServicerContext[Any, Any]
 
 
@@ -75,63 +76,39 @@ def caller_of(context: Context) -> Caller:
     return Caller.of(authorization, context.peer() or "")
 
 
-def _unary(
-    method: Callable[[GameServicer, Req, Context], Awaitable[Resp]],
-) -> Callable[[GameServicer, Req, Context], Awaitable[Resp]]:
-    """Refuse undecodable requests; turn domain errors into rich statuses."""
+def core_method(games: Games, rpc: str) -> Callable[..., Any]:
+    """The core's method for an RPC: ``ApplyMove`` -> ``Games.apply_move``."""
+    return getattr(games, re.sub(r"(?<!^)(?=[A-Z])", "_", rpc).lower())  # type: ignore[no-any-return]
 
-    @functools.wraps(method)
-    async def wrapper(self: GameServicer, request: Req, context: Context) -> Resp:
+
+def _unary(
+    call: Callable[[Caller, Any], Awaitable[Any]],
+) -> Callable[[Any, Context], Awaitable[Any]]:
+    async def handle(request: Any, context: Context) -> Any:
         try:
             _check(request)
-            return await method(self, request, context)
+            return await call(caller_of(context), request)
         except KNOWN as exc:
             await abort(context, exc)
             raise  # unreachable: abort raises
 
-    return wrapper
+    return handle
 
 
-class GameServicer:
-    def __init__(self, games: Games) -> None:
-        self.games = games
-
-    @_unary
-    async def ListGameTypes(
-        self, request: spb.ListGameTypesRequest, context: Context
-    ) -> spb.ListGameTypesResponse:
-        return self.games.list_game_types()
-
-    @_unary
-    async def CreateGame(self, request: spb.CreateGameRequest, context: Context) -> bytes:
-        return await self.games.create_game(caller_of(context), request)
-
-    @_unary
-    async def GetGame(self, request: spb.GetGameRequest, context: Context) -> bytes:
-        return await self.games.get_game(caller_of(context), request)
-
-    @_unary
-    async def ApplyMove(self, request: spb.ApplyMoveRequest, context: Context) -> bytes:
-        return await self.games.apply_move(caller_of(context), request)
-
-    @_unary
-    async def ListMoves(
-        self, request: spb.ListMovesRequest, context: Context
-    ) -> spb.ListMovesResponse:
-        return await self.games.list_moves(caller_of(context), request)
-
-    async def WatchGame(
-        self, request: spb.WatchGameRequest, context: Context
-    ) -> AsyncIterator[bytes]:
-        """A snapshot now, then one per committed version, until the game ends."""
+def _server_stream(
+    call: Callable[[Caller, Any], AsyncGenerator[Any, None]],
+) -> Callable[[Any, Context], AsyncIterator[Any]]:
+    async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
         try:
             _check(request)
-            caller = caller_of(context)
-            async with contextlib.aclosing(self.games.watch(caller, request)) as snapshots:
-                async for snapshot in snapshots:
-                    yield snapshot
+            async with contextlib.aclosing(call(caller_of(context), request)) as replies:
+                async for reply in replies:
+                    if reply is not None:  # None is an idle tick; gRPC has keepalives
+                        yield reply
         except KNOWN as exc:
             await abort(context, exc)
+
+    return handle
 
 
 def _serialize(reply: Any) -> bytes:
@@ -149,11 +126,18 @@ _HANDLERS = {  # (client streaming, server streaming) -> grpc's handler factory
 SERVICE = spb.DESCRIPTOR.services_by_name["GameService"]
 
 
-def add_to_server(servicer: GameServicer, server: grpc.aio.Server) -> None:
-    """Register every RPC of the service descriptor (replies may be pre-serialized bytes)."""
+def add_to_server(games: Games, server: grpc.aio.Server) -> None:
+    """Serve every RPC of the service descriptor with the core method of its name
+    (replies may be pre-serialized bytes)."""
+    doors: dict[tuple[bool, bool], Callable[[Any], Any]] = {
+        (False, False): _unary,
+        (False, True): _server_stream,
+    }
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         method.name: _HANDLERS[method.client_streaming, method.server_streaming](
-            getattr(servicer, method.name),
+            doors[method.client_streaming, method.server_streaming](
+                core_method(games, method.name)
+            ),
             request_deserializer=safe_deserializer(GetMessageClass(method.input_type)),
             response_serializer=_serialize,
         )

@@ -17,7 +17,6 @@ import abc
 import asyncio
 import collections
 import enum
-from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
@@ -83,6 +82,8 @@ class Mailbox:
     behind, the oldest are dropped (``dropped`` counts them), because every change carries
     the whole state: a slow watcher gets the latest version, never an ever-growing backlog.
     ``fail`` ends the watch with StoreUnavailableError once the queued changes are read.
+    ``get`` may be cancelled at any await (e.g. by a timeout for heartbeats) and called
+    again.
     """
 
     __slots__ = ("_changes", "_failure", "_ready", "dropped")
@@ -110,10 +111,6 @@ class Mailbox:
             self._ready.clear()
             await self._ready.wait()
         return self._changes.popleft()
-
-    async def changes(self) -> AsyncIterator[Change]:
-        while True:
-            yield await self.get()
 
 
 class Store(abc.ABC):
@@ -145,8 +142,9 @@ class Store(abc.ABC):
         """Log entries ``start .. start+count-1`` (0 = the first move), oldest first."""
 
     @abc.abstractmethod
-    def watch(self, game_id: str) -> AbstractAsyncContextManager[AsyncIterator[Change]]:
-        """Subscribe to the game's changes; the subscription is live on entering."""
+    def watch(self, game_id: str) -> AbstractAsyncContextManager[Mailbox]:
+        """Subscribe to the game's changes; the subscription is live on entering and is
+        released on leaving, however the block ends."""
 
     @abc.abstractmethod
     def end_watches(self, reason: str) -> None:

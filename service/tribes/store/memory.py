@@ -144,12 +144,12 @@ class MemoryStore(Store):
         return game.log[start : start + count]
 
     @asynccontextmanager
-    async def watch(self, game_id: str) -> AsyncIterator[AsyncIterator[Change]]:
+    async def watch(self, game_id: str) -> AsyncIterator[Mailbox]:
         self._check_open()
         mailbox = Mailbox()
         self._watchers.setdefault(game_id, set()).add(mailbox)
         try:
-            yield mailbox.changes()
+            yield mailbox
         finally:
             watchers = self._watchers.get(game_id, set())
             watchers.discard(mailbox)

@@ -175,12 +175,12 @@ class RedisStore(Store):
         return [_bytes(entry) for entry in entries]
 
     @contextlib.asynccontextmanager
-    async def watch(self, game_id: str) -> AsyncIterator[AsyncIterator[Change]]:
+    async def watch(self, game_id: str) -> AsyncIterator[Mailbox]:
         channel = self.keys.changes(game_id).encode()
         mailbox = Mailbox()
         await self._fanout.subscribe(channel, mailbox)
         try:
-            yield mailbox.changes()
+            yield mailbox
         finally:
             await self._fanout.unsubscribe(channel, mailbox)
 
