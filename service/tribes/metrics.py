@@ -7,14 +7,11 @@ names follow go-grpc-prometheus / py-grpc-prometheus so existing dashboards work
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
 
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     GC_COLLECTOR,
     PLATFORM_COLLECTOR,
     PROCESS_COLLECTOR,
@@ -23,7 +20,6 @@ from prometheus_client import (
     Gauge,
     Histogram,
 )
-from prometheus_client.exposition import generate_latest
 
 # From 100 µs (an in-memory rule step) to 10 s (a stuck store call).
 LATENCY_BUCKETS = (
@@ -99,6 +95,19 @@ class Metrics:
             "grpc_server_msg_sent_total",
             "gRPC stream messages sent on the server.",
             grpc_labels,
+            registry=r,
+        )
+        self.http_requests = Counter(
+            "http_server_requests_total",
+            "HTTP requests completed, by method, route template and status code.",
+            ("method", "route", "code"),
+            registry=r,
+        )
+        self.http_seconds = Histogram(
+            "http_server_request_duration_seconds",
+            "Time from receiving an HTTP request to its response (stream: to its end).",
+            ("method", "route"),
+            buckets=LATENCY_BUCKETS,
             registry=r,
         )
         self.moves_applied = Counter(
@@ -186,41 +195,3 @@ class Metrics:
 
     def timer(self, histogram: Histogram, *labels: str) -> Timer:
         return Timer(self.child(histogram, *labels).observe)
-
-
-async def start_metrics_server(registry: CollectorRegistry, host: str, port: int) -> asyncio.Server:
-    """Serve ``GET /metrics`` on the event loop (no thread, stops at once)."""
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            async with asyncio.timeout(10):
-                head = await reader.readuntil(b"\r\n\r\n")
-            parts = head.split(b"\r\n", 1)[0].split()
-            path = parts[1].split(b"?", 1)[0] if len(parts) > 1 else b""
-            if parts[:1] != [b"GET"] or path not in (b"/metrics", b"/"):
-                status, body, kind = b"404 Not Found", b"try /metrics\n", b"text/plain"
-            else:
-                status, body, kind = (
-                    b"200 OK",
-                    generate_latest(registry),
-                    CONTENT_TYPE_LATEST.encode(),
-                )
-            writer.write(
-                b"HTTP/1.1 "
-                + status
-                + b"\r\nContent-Type: "
-                + kind
-                + b"\r\nContent-Length: "
-                + str(len(body)).encode()
-                + b"\r\nConnection: close\r\n\r\n"
-                + body
-            )
-            await writer.drain()
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
-            pass
-        finally:
-            writer.close()
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
-
-    return await asyncio.start_server(handle, host, port)

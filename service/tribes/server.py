@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 import grpc
+from aiohttp import web
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
@@ -33,7 +34,9 @@ from tribes.core.tokens import SeatTokens
 from tribes.grpc import reflection
 from tribes.grpc.interceptors import ObservabilityInterceptor, RequestLog
 from tribes.grpc.servicer import add_to_server
-from tribes.metrics import Metrics, start_metrics_server
+from tribes.http.gateway import Gateway
+from tribes.http.metrics import MetricsEndpoint
+from tribes.metrics import Metrics
 from tribes.settings import Settings
 from tribes.store import Store, StoreUnavailableError
 from tribes.store.memory import MemoryStore
@@ -64,7 +67,10 @@ class App:
     health: HealthServicer
     request_log: RequestLog | None = None
     metrics_port: int | None = None
-    _metrics_http: asyncio.Server | None = None
+    http_port: int | None = None
+    _metrics_http: MetricsEndpoint | None = None
+    _http: web.AppRunner | None = None
+    _serving: bool = False
     _health_task: asyncio.Task[None] | None = None
     _log_task: asyncio.Task[None] | None = None
 
@@ -116,23 +122,53 @@ class App:
 
     async def start(self) -> None:
         await self.server.start()
-        if self.settings.metrics_port >= 0:
-            self._metrics_http = await start_metrics_server(
-                self.metrics.registry, self.settings.host, self.settings.metrics_port
-            )
-            self.metrics_port = self._metrics_http.sockets[0].getsockname()[1]
+        settings = self.settings
+        if settings.metrics_port >= 0:
+            self._metrics_http = MetricsEndpoint(self.metrics.registry)
+            self.metrics_port = await self._metrics_http.start(settings.host, settings.metrics_port)
+        if settings.http_port >= 0:
+            await self._start_http()
         await self._probe()
         self._health_task = asyncio.create_task(self._watch_store())
         if self.request_log is not None:
             self._log_task = asyncio.create_task(self.request_log.run())
         log.info(
-            "serving tribes.v1 on %s:%d (store: %s, metrics port: %s, games: %s)",
+            "serving tribes.v1 on %s:%d (HTTP port: %s, store: %s, metrics port: %s, games: %s)",
             self.settings.host,
             self.port,
+            self.http_port,
             type(self.store).__name__,
             self.metrics_port,
             ", ".join(e.game.id for e in self.games.catalog) or "none",
         )
+
+    async def _start_http(self) -> None:
+        settings = self.settings
+        gateway = Gateway(
+            self.games,
+            self.metrics,
+            cors_origins=settings.cors_origins,
+            heartbeat_seconds=settings.sse_heartbeat,
+            ready=lambda: self._serving,
+            request_log=self.request_log.add if self.request_log is not None else None,
+        )
+        # handler_cancellation: a client that hangs up cancels its handler at once, so an
+        # SSE stream releases its subscription without waiting for the next write
+        self._http = web.AppRunner(
+            gateway.application(),
+            access_log=None,
+            handler_cancellation=True,
+            shutdown_timeout=settings.grace,
+        )
+        await self._http.setup()
+        site = web.TCPSite(
+            self._http,
+            settings.http_host,
+            settings.http_port,
+            reuse_port=settings.reuseport or None,
+        )
+        await site.start()
+        self.http_port = int(self._http.addresses[0][1])
 
     async def _probe(self) -> None:
         try:
@@ -141,7 +177,8 @@ class App:
             state = SERVING
         except (StoreUnavailableError, TimeoutError):
             state = NOT_SERVING
-        self.metrics.store_up.set(1 if state == SERVING else 0)
+        self._serving = state == SERVING
+        self.metrics.store_up.set(1 if self._serving else 0)
         await self.health.set("", state)
         await self.health.set(SERVICE_NAME, state)
 
@@ -157,14 +194,18 @@ class App:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self.health.enter_graceful_shutdown()
+        self._serving = False
         self.store.end_watches("the server is shutting down")
-        await self.server.stop(self.settings.grace if grace is None else grace)
+        grace = self.settings.grace if grace is None else grace
+        if self._http is not None:
+            await asyncio.gather(self.server.stop(grace), self._http.cleanup())
+        else:
+            await self.server.stop(grace)
         if self.request_log is not None:
             self.request_log.flush()
         await self.store.close()
         if self._metrics_http is not None:
-            self._metrics_http.close()
-            await self._metrics_http.wait_closed()
+            await self._metrics_http.stop()
 
 
 async def _agreed_secret(store: Store) -> bytes:
@@ -188,7 +229,8 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    print(f"tribes: listening on {settings.host}:{app.port}", file=sys.stderr, flush=True)
+    http = f", HTTP on {settings.http_host}:{app.http_port}" if app.http_port is not None else ""
+    print(f"tribes: listening on {settings.host}:{app.port}{http}", file=sys.stderr, flush=True)
     await stop.wait()
     log.info("shutting down (grace %.1fs)", settings.grace)
     await app.stop()

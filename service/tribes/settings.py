@@ -5,6 +5,10 @@
 | TRIBES_HOST                    | 127.0.0.1 | gRPC listen address                             |
 | TRIBES_PORT                    | 50051     | gRPC port (0 = any free port)                   |
 | TRIBES_METRICS_PORT            | 9464      | Prometheus /metrics port (-1 = off, 0 = any)    |
+| TRIBES_HTTP_HOST               | 127.0.0.1 | HTTP/JSON (REST, SSE) listen address            |
+| TRIBES_HTTP_PORT               | 8080      | HTTP port (-1 = off, 0 = any free port)         |
+| TRIBES_CORS_ORIGINS            | (none)    | origins allowed by CORS, comma-separated; *=any |
+| TRIBES_SSE_HEARTBEAT_SECONDS   | 15        | SSE comment heartbeat while nothing changes     |
 | REDIS_URL                      | (unset)   | Redis store; unset = embedded in-process store  |
 | TRIBES_REDIS_PREFIX            | tribes    | key prefix (separates deployments)              |
 | TRIBES_TOKEN_SECRET            | (shared)  | token signing secret; unset = agreed via store  |
@@ -41,6 +45,10 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 50051
     metrics_port: int = 9464
+    http_host: str = "127.0.0.1"
+    http_port: int = 8080
+    cors_origins: tuple[str, ...] = ()
+    sse_heartbeat: float = 15.0
     redis_url: str | None = None
     redis_prefix: str = "tribes"
     token_secret: str | None = None
@@ -73,6 +81,12 @@ class Settings:
             host=e.get("TRIBES_HOST", d.host),
             port=int(e.get("TRIBES_PORT", d.port)),
             metrics_port=int(e.get("TRIBES_METRICS_PORT", d.metrics_port)),
+            http_host=e.get("TRIBES_HTTP_HOST", d.http_host),
+            http_port=int(e.get("TRIBES_HTTP_PORT", d.http_port)),
+            cors_origins=tuple(
+                o.strip() for o in e.get("TRIBES_CORS_ORIGINS", "").split(",") if o.strip()
+            ),
+            sse_heartbeat=float(e.get("TRIBES_SSE_HEARTBEAT_SECONDS", d.sse_heartbeat)),
             redis_url=e.get("REDIS_URL") or None,
             redis_prefix=e.get("TRIBES_REDIS_PREFIX", d.redis_prefix),
             token_secret=e.get("TRIBES_TOKEN_SECRET") or None,

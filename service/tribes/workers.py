@@ -49,9 +49,12 @@ async def supervise(settings: Settings) -> int:
     from prometheus_client import CollectorRegistry
     from prometheus_client import multiprocess as prom_multiprocess
 
-    from tribes.metrics import start_metrics_server
+    from tribes.http.metrics import MetricsEndpoint
 
     port = settings.port or _free_port(settings.host)
+    http_port = settings.http_port
+    if http_port == 0:
+        http_port = _free_port(settings.http_host)
     own_dir = "PROMETHEUS_MULTIPROC_DIR" not in os.environ
     metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(
         prefix="tribes-metrics-"
@@ -62,6 +65,7 @@ async def supervise(settings: Settings) -> int:
         **os.environ,
         "TRIBES_WORKERS": "1",
         "TRIBES_PORT": str(port),
+        "TRIBES_HTTP_PORT": str(http_port),
         "TRIBES_REUSEPORT": "1",
         "TRIBES_METRICS_PORT": "-1",
         "PROMETHEUS_MULTIPROC_DIR": metrics_dir,
@@ -71,7 +75,8 @@ async def supervise(settings: Settings) -> int:
     prom_multiprocess.MultiProcessCollector(registry, path=metrics_dir)
     metrics = None
     if settings.metrics_port >= 0:
-        metrics = await start_metrics_server(registry, settings.host, settings.metrics_port)
+        metrics = MetricsEndpoint(registry)
+        await metrics.start(settings.host, settings.metrics_port)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -102,8 +107,7 @@ async def supervise(settings: Settings) -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
         if metrics is not None:
-            metrics.close()
-            await metrics.wait_closed()
+            await metrics.stop()
         if own_dir:
             shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0

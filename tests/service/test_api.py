@@ -32,7 +32,7 @@ async def test_list_game_types_describes_each_game(stub: Stub) -> None:
     assert (option.name, option.default_value, list(option.choices)) == (
         "cards",
         "13",
-        ["3", "5", "8", "13"],
+        ["3", "5", "8", "13", "25"],
     )
 
 

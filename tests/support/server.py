@@ -29,6 +29,7 @@ PLUGIN = "tests.games.goofspiel.plugin"
 TEST_SETTINGS = Settings(
     port=0,
     metrics_port=0,
+    http_port=0,
     allow_seed=True,
     log_requests=False,
     health_interval=0.2,
@@ -68,6 +69,7 @@ class ServerProcess:
             "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'service'}",
             "TRIBES_PORT": "0",
             "TRIBES_METRICS_PORT": "0",
+            "TRIBES_HTTP_PORT": "0",
             "TRIBES_GAME_PLUGINS": PLUGIN,
             "TRIBES_ALLOW_SEED": "1",
             "TRIBES_LOG_REQUESTS": "0",
@@ -98,6 +100,8 @@ class ServerProcess:
             lines.append(line)
             match = re.search(r"listening on [^:]+:(\d+)", line)
             if match:
+                http = re.search(r"HTTP on [^:]+:(\d+)", line)
+                self.http_port = int(http.group(1)) if http else None
                 threading.Thread(target=self._drain, daemon=True).start()
                 return int(match.group(1))
         self.proc.kill()

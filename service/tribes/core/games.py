@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +94,14 @@ class Games:
         self._game_types = game_types(catalog)
 
     # -- the operations ------------------------------------------------------------------
+
+    def operation(self, rpc: str) -> Callable[..., Any]:
+        """The operation serving an RPC of ``tribes.v1.GameService``, by its name
+        (``ApplyMove`` -> ``apply_move``): how every door finds what to call."""
+        method = getattr(self, re.sub(r"(?<!^)(?=[A-Z])", "_", rpc).lower(), None)
+        if method is None:
+            raise LookupError(f"the core has no operation for the RPC {rpc}")
+        return method  # type: ignore[no-any-return]
 
     async def list_game_types(
         self, caller: Caller, request: spb.ListGameTypesRequest

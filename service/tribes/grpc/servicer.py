@@ -13,7 +13,6 @@ traceback) and are answered INVALID_ARGUMENT (``MALFORMED_REQUEST``).
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -76,11 +75,6 @@ def caller_of(context: Context) -> Caller:
     return Caller.of(authorization, context.peer() or "")
 
 
-def core_method(games: Games, rpc: str) -> Callable[..., Any]:
-    """The core's method for an RPC: ``ApplyMove`` -> ``Games.apply_move``."""
-    return getattr(games, re.sub(r"(?<!^)(?=[A-Z])", "_", rpc).lower())  # type: ignore[no-any-return]
-
-
 def _unary(
     call: Callable[[Caller, Any], Awaitable[Any]],
 ) -> Callable[[Any, Context], Awaitable[Any]]:
@@ -135,9 +129,7 @@ def add_to_server(games: Games, server: grpc.aio.Server) -> None:
     }
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         method.name: _HANDLERS[method.client_streaming, method.server_streaming](
-            doors[method.client_streaming, method.server_streaming](
-                core_method(games, method.name)
-            ),
+            doors[method.client_streaming, method.server_streaming](games.operation(method.name)),
             request_deserializer=safe_deserializer(GetMessageClass(method.input_type)),
             response_serializer=_serialize,
         )

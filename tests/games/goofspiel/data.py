@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from tribes.engine import OptionSpec
 
-#: Deck sizes a game can be created with (option ``cards``).
-CARD_COUNTS = ("3", "5", "8", "13")
+#: Deck sizes a game can be created with (option ``cards``); 25 is the game the
+#: peer benchmark plays (50 moves a game at two seats).
+CARD_COUNTS = ("3", "5", "8", "13", "25")
 
 OPTIONS = (
     OptionSpec(

@@ -1,0 +1,1 @@
+"""The HTTP door: REST/JSON from the annotations, SSE, CORS, OpenAPI, health."""

@@ -1,0 +1,277 @@
+"""The HTTP door: REST/JSON transcoded from the protos, SSE for watching, CORS, health.
+
+Served by aiohttp in the service process, on the same event loop, core, store, cache,
+metrics and request log as the gRPC door. Routes come from the annotations
+(``tribes.http.routes``); each is served by the core method of the RPC's name, exactly
+as the gRPC door does, so no API rule is written twice:
+
+* unary RPCs answer JSON (``tribes.http.transcode``);
+* server-streaming RPCs answer Server-Sent Events: one ``snapshot`` event per version
+  whose ``id`` is the version, so a reconnecting ``EventSource`` resumes with
+  ``Last-Event-ID`` without a gap or a duplicate; comment heartbeats while nothing
+  happens; an ``end`` event when the game is over (and 204 for a resume at the end, which
+  stops EventSource's reconnecting);
+* errors are the one status table's code with its HTTP status and a ``google.rpc.Status``
+  JSON body whose ``details`` carry the ``ErrorInfo``.
+
+Seat tokens travel as ``Authorization: Bearer <token>``; streaming routes also accept
+``?access_token=`` because a browser's EventSource cannot send headers (README
+"Decisions"). Query strings are never logged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from aiohttp import web
+from google.protobuf.message import Message
+from google.protobuf.message_factory import GetMessageClass
+
+from tribes.core import limits
+from tribes.core.errors import BadRequestError
+from tribes.core.games import Caller, Games
+from tribes.core.status import KNOWN, Code, Failure, failure_of
+from tribes.http import openapi
+from tribes.http.routes import Route, routes
+from tribes.http.transcode import build_request, to_json
+from tribes.metrics import Metrics
+from tribes.v1 import game_service_pb2 as spb
+
+log = logging.getLogger(__name__)
+
+SERVICE = spb.DESCRIPTOR.services_by_name["GameService"]
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+LogLine = Callable[[str, str, str, float, str], None]
+
+_DIGITS = re.compile(r"[0-9]{1,19}")
+
+
+def _status_body(failure: Failure) -> bytes:
+    return to_json(failure.status())
+
+
+def error_response(failure: Failure, status: int | None = None) -> web.Response:
+    return web.Response(
+        status=status or failure.code.http_status,
+        body=_status_body(failure),
+        content_type="application/json",
+    )
+
+
+class Gateway:
+    """Builds the aiohttp application of the HTTP door."""
+
+    def __init__(
+        self,
+        games: Games,
+        metrics: Metrics,
+        *,
+        cors_origins: Sequence[str] = (),
+        heartbeat_seconds: float = 15.0,
+        ready: Callable[[], bool] = lambda: True,
+        request_log: LogLine | None = None,
+    ) -> None:
+        self.games = games
+        self.metrics = metrics
+        self.cors_origins = frozenset(cors_origins)
+        self.heartbeat = heartbeat_seconds
+        self.ready = ready
+        self.request_log = request_log
+        self.routes = routes(SERVICE)
+        self._labels: dict[str, str] = {}  # aiohttp resource -> annotation template
+        self._openapi = json.dumps(openapi.document(SERVICE, self.routes)).encode()
+
+    def application(self) -> web.Application:
+        app = web.Application(
+            middlewares=[self._observe, self._cors, self._errors],
+            client_max_size=limits.MAX_REQUEST_BYTES,
+        )
+        for route in self.routes:
+            handler = self._stream_handler(route) if route.streaming else self._unary_handler(route)
+            resource = app.router.add_route(route.verb, route.path, handler).resource
+            assert resource is not None
+            self._labels[resource.canonical] = route.template
+        app.router.add_get("/openapi.json", self._openapi_handler)
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/readyz", self._readyz)
+        return app
+
+    # -- middlewares ---------------------------------------------------------------------
+
+    @web.middleware
+    async def _observe(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """HTTP metrics by route template and code, and the request-log line."""
+        began = time.perf_counter()
+        resource = request.match_info.route.resource
+        canonical = resource.canonical if resource is not None else ""
+        route = self._labels.get(canonical, canonical or "unmatched")
+        status = 500
+        try:
+            response = await handler(request)
+            status = response.status
+            return response
+        except web.HTTPException as exc:
+            status = exc.status
+            raise
+        finally:
+            elapsed = time.perf_counter() - began
+            labels = (request.method, route)
+            self.metrics.child(self.metrics.http_requests, *labels, str(status)).inc()
+            self.metrics.child(self.metrics.http_seconds, *labels).observe(elapsed)
+            if self.request_log is not None:
+                head = f'"method":{json.dumps(request.method + " " + route)}'
+                self.request_log(
+                    head, request.path[:64], str(status), elapsed * 1000, _peer(request)
+                )
+
+    @web.middleware
+    async def _cors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """CORS for the allow-listed origins (``*`` allows any); preflights answered here."""
+        origin = request.headers.get("Origin")
+        allowed = origin is not None and ("*" in self.cors_origins or origin in self.cors_origins)
+        preflight = (
+            request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers
+        )
+        if preflight:
+            if not allowed:
+                return error_response(
+                    Failure(
+                        Code.PERMISSION_DENIED, "ORIGIN_NOT_ALLOWED", "this origin is not allowed"
+                    )
+                )
+            response: web.StreamResponse = web.Response(status=204)
+            response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+            response.headers["Access-Control-Allow-Headers"] = (
+                "Authorization, Content-Type, Last-Event-ID"
+            )
+            response.headers["Access-Control-Max-Age"] = "600"
+        else:
+            response = await handler(request)
+        if allowed and origin is not None:
+            response.headers["Access-Control-Allow-Origin"] = origin
+            response.headers["Vary"] = "Origin"
+        return response
+
+    @web.middleware
+    async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Domain errors and aiohttp's own (no route, wrong verb, body too large) as
+        ``google.rpc.Status`` bodies."""
+        try:
+            return await handler(request)
+        except KNOWN as exc:
+            return error_response(failure_of(exc))
+        except web.HTTPNotFound:
+            return error_response(Failure(Code.NOT_FOUND, "NO_ROUTE", "no such route"))
+        except web.HTTPMethodNotAllowed:
+            failure = Failure(Code.UNIMPLEMENTED, "METHOD_NOT_ALLOWED", "method not allowed")
+            return error_response(failure, 405)
+        except web.HTTPRequestEntityTooLarge:
+            failure = Failure(
+                Code.INVALID_ARGUMENT,
+                "REQUEST_TOO_LARGE",
+                f"request bodies are at most {limits.MAX_REQUEST_BYTES} bytes",
+            )
+            return error_response(failure, 413)
+
+    # -- handlers -----------------------------------------------------------------------
+
+    def _call(self, route: Route) -> Callable[..., Any]:
+        return self.games.operation(route.method.name)
+
+    async def _request(self, route: Route, request: web.Request) -> tuple[Caller, Message]:
+        authorization = request.headers.get("Authorization")
+        if authorization is None and route.streaming and "access_token" in request.query:
+            authorization = f"Bearer {request.query['access_token']}"
+        caller = Caller.of(authorization, _peer(request))
+        body = await request.read() if route.body else b""
+        message = build_request(route, request.match_info, request.query.items(), body)
+        return caller, message
+
+    def _unary_handler(self, route: Route) -> Handler:
+        call = self._call(route)
+        output = GetMessageClass(route.method.output_type)
+
+        async def handle(request: web.Request) -> web.StreamResponse:
+            caller, message = await self._request(route, request)
+            reply = await call(caller, message)
+            if isinstance(reply, bytes):
+                reply = output.FromString(reply)
+            return web.Response(body=to_json(reply), content_type="application/json")
+
+        return handle
+
+    def _stream_handler(self, route: Route) -> Handler:
+        call = self._call(route)
+        output = GetMessageClass(route.method.output_type)
+
+        async def handle(request: web.Request) -> web.StreamResponse:
+            caller, message = await self._request(route, request)
+            resume = request.headers.get("Last-Event-ID") or request.query.get("last_event_id")
+            events = call(
+                caller, message, from_version=_version(resume), idle_seconds=self.heartbeat
+            )
+            async with contextlib.aclosing(events):
+                first = await anext(events, None)  # errors before this are plain JSON errors
+                if first is None:
+                    return web.Response(status=204)  # resumed at the end: stop reconnecting
+                response = web.StreamResponse(
+                    headers={
+                        "Content-Type": "text/event-stream",
+                        "Cache-Control": "no-cache",
+                        "X-Accel-Buffering": "no",
+                    }
+                )
+                await response.prepare(request)
+                try:
+                    item: bytes | None = first
+                    while True:
+                        if item is None:
+                            await response.write(b": heartbeat\n\n")
+                        else:
+                            await response.write(_event(output.FromString(item)))
+                        item = await anext(events)
+                except StopAsyncIteration:
+                    await response.write(b"event: end\ndata: {}\n\n")
+                except KNOWN as exc:  # the feed was lost or the server is stopping
+                    data = _status_body(failure_of(exc))
+                    await response.write(b"event: error\ndata: " + data + b"\n\n")
+                except (ConnectionResetError, OSError):
+                    pass  # the client went away
+                return response
+
+        return handle
+
+    async def _openapi_handler(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(body=self._openapi, content_type="application/json")
+
+    async def _healthz(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response({"status": "SERVING"})
+
+    async def _readyz(self, request: web.Request) -> web.StreamResponse:
+        ok = self.ready()
+        return web.json_response(
+            {"status": "SERVING" if ok else "NOT_SERVING"}, status=200 if ok else 503
+        )
+
+
+def _event(snapshot: Message) -> bytes:
+    version = getattr(snapshot, "version", 0)
+    return b"id: %d\nevent: snapshot\ndata: " % version + to_json(snapshot) + b"\n\n"
+
+
+def _version(text: str | None) -> int | None:
+    if not text:
+        return None
+    if not _DIGITS.fullmatch(text):
+        raise BadRequestError("Last-Event-ID must be a version number", "BAD_LAST_EVENT_ID")
+    return int(text)
+
+
+def _peer(request: web.Request) -> str:
+    return request.remote or ""

@@ -1,0 +1,267 @@
+"""The REST/JSON door over real HTTP: every route, every error, tokens, retries, CORS."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import aiohttp
+import grpc
+import pytest
+
+from tests.support.http import call, reason
+from tests.support.redis_server import PrivateRedis
+from tests.support.server import bearer, running_app
+from tribes.server import App
+from tribes.store.redis import RedisStore
+from tribes.v1 import game_service_pb2 as spb
+from tribes.v1 import game_service_pb2_grpc as spb_grpc
+
+Http = aiohttp.ClientSession
+
+
+async def create(http: Http, game: str = "goofspiel", seats: int = 2, **kw: Any) -> dict[str, Any]:
+    body = {"gameType": game, "seatCount": seats, "seed": "5", **kw}
+    if game == "goofspiel":
+        body.setdefault("options", {"cards": "3"})
+    status, created = await call(http, "POST", "/v1/games", body)
+    assert status == 200, created
+    return created  # type: ignore[no-any-return]
+
+
+async def test_list_game_types(http: Http) -> None:
+    """GET /v1/gameTypes lists every hosted game with its seat counts and options."""
+    status, body = await call(http, "GET", "/v1/gameTypes")
+    assert status == 200
+    ids = {t["id"]: t for t in body["gameTypes"]}
+    assert {"five_tribes", "fate_of_akalon", "goofspiel"} <= set(ids)
+    assert ids["five_tribes"]["seatCounts"] == [2, 3, 4]
+
+
+async def test_create_get_move_and_list_moves(http: Http) -> None:
+    """A game played over REST: create, get as a seat, apply by id and typed, page the log."""
+    created = await create(http)
+    name, tokens = created["game"]["name"], created["seatTokens"]
+    assert created["game"]["version"] == "1" and created["game"]["viewerSeat"] == -1
+    status, mine = await call(http, "GET", f"/v1/{name}", token=tokens[0])
+    assert status == 200 and mine["viewerSeat"] == 0
+    assert [m["id"] for m in mine["legalMoves"]] == ["bid:1", "bid:2", "bid:3"]
+    status, after = await call(
+        http,
+        "POST",
+        f"/v1/{name}:applyMove",
+        {"moveId": "bid:2", "expectedVersion": "1"},
+        tokens[0],
+    )
+    assert status == 200 and after["version"] == "2"
+    typed = next(m["move"] for m in mine["legalMoves"] if m["id"] == "bid:3")
+    status, after = await call(http, "POST", f"/v1/{name}:applyMove", {"move": typed}, tokens[1])
+    assert status == 200 and after["version"] == "3", after
+    status, page = await call(http, "GET", f"/v1/{name}/moves?pageSize=1", token=tokens[0])
+    assert status == 200 and [m["version"] for m in page["moves"]] == ["2"]
+    status, rest = await call(
+        http, "GET", f"/v1/{name}/moves", params={"pageToken": page["nextPageToken"]}
+    )
+    assert status == 200 and [m["version"] for m in rest["moves"]] == ["3"]
+    # a spectator sees the face-down bid as a hidden record
+    assert rest["moves"][0]["hidden"] is True and rest["moves"][0]["moveId"] == ""
+    assert rest["nextPageToken"] == ""
+
+
+async def test_spectators_see_no_hidden_information(http: Http) -> None:
+    """Over HTTP as over gRPC: a spectator sees no gold in Five Tribes, a seat its own."""
+    created = await create(http, "five_tribes")
+    name, tokens = created["game"]["name"], created["seatTokens"]
+    _, spectator = await call(http, "GET", f"/v1/{name}")
+    _, seat0 = await call(http, "GET", f"/v1/{name}", token=tokens[0])
+    players = lambda snap: snap["view"]["fiveTribes"]["players"]  # noqa: E731
+    assert all("gold" not in p for p in players(spectator))
+    assert "gold" in players(seat0)[0] and "gold" not in players(seat0)[1]
+
+
+async def test_retries_with_one_request_id_play_once_across_doors(app: App, http: Http) -> None:
+    """The same request_id over HTTP and then over gRPC answers the first result."""
+    created = await create(http)
+    name, token = created["game"]["name"], created["seatTokens"][0]
+    body = {"moveId": "bid:1", "requestId": "retry-1"}
+    _, first = await call(http, "POST", f"/v1/{name}:applyMove", body, token)
+    _, again = await call(http, "POST", f"/v1/{name}:applyMove", body, token)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+        stub = spb_grpc.GameServiceStub(channel)
+        via_grpc = await stub.ApplyMove(
+            spb.ApplyMoveRequest(name=name, move_id="bid:1", request_id="retry-1"),
+            metadata=bearer(token),
+        )
+    assert first["version"] == again["version"] == "2" == str(via_grpc.version)
+    _, log = await call(http, "GET", f"/v1/{name}/moves")
+    assert len(log["moves"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "status", "code", "why"),
+    [
+        (("GET", "/v1/games/bad%20name", None, None), 400, 3, "BAD_NAME"),
+        (("POST", "/v1/games", b"{not json", None), 400, 3, "MALFORMED_REQUEST"),
+        (
+            ("POST", "/v1/games", {"gameType": "goofspiel", "nope": 1}, None),
+            400,
+            3,
+            "MALFORMED_REQUEST",
+        ),
+        (("POST", "/v1/games", [1, 2], None), 400, 3, "MALFORMED_REQUEST"),
+        (
+            ("POST", "/v1/games", {"gameType": "goofspiel", "seatCount": 7}, None),
+            400,
+            3,
+            "BAD_OPTIONS",
+        ),
+        (
+            ("POST", "/v1/games", {"gameType": "chess", "seatCount": 2}, None),
+            404,
+            5,
+            "UNKNOWN_GAME_TYPE",
+        ),
+        (("GET", "/v1/games/nosuchgame", None, None), 404, 5, "GAME_NOT_FOUND"),
+        (("GET", "/v1/nothing/here", None, None), 404, 5, "NO_ROUTE"),
+        (("DELETE", "/v1/games", None, None), 405, 12, "METHOD_NOT_ALLOWED"),
+        (("GET", "/v1/gameTypes?bogus=1", None, None), 400, 3, "BAD_QUERY"),
+        (("POST", "/v1/games", b"x" * (5 * 1024 * 1024), None), 413, 3, "REQUEST_TOO_LARGE"),
+        (("GET", "/v1/gameTypes", None, "Basic abc"), 403, 7, "BAD_TOKEN"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+async def test_request_errors_map_to_http_statuses(
+    http: Http, request_: tuple[str, str, Any, str | None], status: int, code: int, why: str
+) -> None:
+    """Each error has its HTTP status and a google.rpc.Status body with its ErrorInfo."""
+    method, path, body, authorization = request_
+    headers = {"Authorization": authorization} if authorization else {}
+    got, error = await call(http, method, path, body, headers=headers)
+    assert (got, error["code"], reason(error)) == (status, code, why), error
+    assert error["message"] and len(error["message"]) < 300
+
+
+async def test_game_errors_map_to_http_statuses(http: Http) -> None:
+    """Rules, turn, version and token errors of a real game, with their statuses."""
+    created = await create(http)
+    name, tokens = created["game"]["name"], created["seatTokens"]
+    move = f"/v1/{name}:applyMove"
+    checks = [
+        (await call(http, "POST", move, {"moveId": "bid:1"}), 401, "TOKEN_REQUIRED"),
+        (await call(http, "POST", move, {"moveId": "bid:1"}, "0.forged"), 403, "BAD_TOKEN"),
+        (await call(http, "POST", move, {"moveId": "bid:9"}, tokens[0]), 400, "ILLEGAL_MOVE"),
+        (await call(http, "POST", move, {"moveId": "??"}, tokens[0]), 400, "MALFORMED_MOVE"),
+        (await call(http, "POST", move, {}, tokens[0]), 400, "MALFORMED_MOVE"),
+        (
+            await call(http, "POST", move, {"moveId": "bid:1", "expectedVersion": "9"}, tokens[0]),
+            409,
+            "STALE_VERSION",
+        ),
+    ]
+    for (status, body), want_status, want_reason in checks:
+        assert (status, reason(body)) == (want_status, want_reason), body
+    await call(http, "POST", move, {"moveId": "bid:1"}, tokens[0])
+    status, body = await call(http, "POST", move, {"moveId": "bid:2"}, tokens[0])
+    assert (status, reason(body)) == (400, "NOT_YOUR_TURN")
+    for card in (1, 2, 3):
+        if card > 1:
+            await call(http, "POST", move, {"moveId": f"bid:{card}"}, tokens[0])
+        await call(http, "POST", move, {"moveId": f"bid:{card}"}, tokens[1])
+    status, body = await call(http, "POST", move, {"moveId": "bid:1"}, tokens[0])
+    assert (status, reason(body)) == (400, "GAME_FINISHED")
+    status, body = await call(http, "GET", f"/v1/{name}/moves?pageSize=-1")
+    assert (status, reason(body)) == (400, "BAD_PAGE_SIZE")
+    status, body = await call(http, "GET", f"/v1/{name}/moves?pageToken=999")
+    assert (status, reason(body)) == (400, "BAD_PAGE_TOKEN")
+
+
+async def test_rate_limit_is_429() -> None:
+    """RESOURCE_EXHAUSTED is HTTP 429."""
+    from tribes.store.memory import MemoryStore
+
+    async with running_app(MemoryStore(), create_rate=0.001, create_burst=1) as app:
+        async with aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http:
+            body = {"gameType": "goofspiel", "seatCount": 2}
+            assert (await call(http, "POST", "/v1/games", body))[0] == 200
+            status, error = await call(http, "POST", "/v1/games", body)
+    assert (status, error["code"], reason(error)) == (429, 8, "RATE_LIMITED")
+
+
+async def test_store_outage_is_503_and_readyz_follows() -> None:
+    """A Redis that stops answers 503 UNAVAILABLE; /readyz turns 503, /healthz stays 200."""
+    redis = PrivateRedis()
+    redis.start()
+    try:
+        store = RedisStore(redis.url, prefix="outage", timeout=0.3)
+        async with running_app(store, health_interval=0.1) as app:
+            async with aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http:
+                assert (await call(http, "GET", "/readyz"))[0] == 200
+                redis.stop()
+                status, error = await call(http, "GET", "/v1/games/abc")
+                assert (status, error["code"], reason(error)) == (503, 14, "STORE_UNAVAILABLE")
+                await asyncio.sleep(0.6)
+                assert (await call(http, "GET", "/readyz"))[0] == 503
+                assert (await call(http, "GET", "/healthz"))[0] == 200
+    finally:
+        redis.stop()
+
+
+async def test_cors_preflight_and_allow_list(http: Http) -> None:
+    """Allowed origins get their preflight answered and the allow-origin header; others
+    get neither."""
+    preflight = {
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization",
+    }
+    async with http.options(
+        "/v1/games", headers={"Origin": "https://play.example", **preflight}
+    ) as ok:
+        assert ok.status == 204
+        assert ok.headers["Access-Control-Allow-Origin"] == "https://play.example"
+        assert "Authorization" in ok.headers["Access-Control-Allow-Headers"]
+        assert "POST" in ok.headers["Access-Control-Allow-Methods"]
+    async with http.options(
+        "/v1/games", headers={"Origin": "https://evil.example", **preflight}
+    ) as bad:
+        assert bad.status == 403 and "Access-Control-Allow-Origin" not in bad.headers
+    async with http.get("/v1/gameTypes", headers={"Origin": "https://play.example"}) as got:
+        assert got.headers["Access-Control-Allow-Origin"] == "https://play.example"
+    async with http.get("/v1/gameTypes", headers={"Origin": "https://evil.example"}) as got:
+        assert got.status == 200 and "Access-Control-Allow-Origin" not in got.headers
+
+
+async def test_cors_star_allows_any_origin() -> None:
+    """TRIBES_CORS_ORIGINS=* (development) allows every origin."""
+    from tribes.store.memory import MemoryStore
+
+    async with running_app(MemoryStore(), cors_origins=("*",)) as app:
+        async with aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http:
+            headers = {"Origin": "http://localhost:5173", "Access-Control-Request-Method": "GET"}
+            async with http.options("/v1/gameTypes", headers=headers) as ok:
+                assert ok.status == 204
+                assert ok.headers["Access-Control-Allow-Origin"] == "http://localhost:5173"
+
+
+async def test_http_metrics_count_by_route_template(app: App, http: Http) -> None:
+    """http_server_requests_total is labelled by the annotation's template, not the path."""
+    created = await create(http)
+    await call(http, "GET", f"/v1/{created['game']['name']}")
+    await call(http, "GET", "/v1/games/missing")
+    sample = app.metrics.registry.get_sample_value
+    labels = {"method": "GET", "route": "/v1/{name=games/*}"}
+    assert sample("http_server_requests_total", {**labels, "code": "200"}) == 1
+    assert sample("http_server_requests_total", {**labels, "code": "404"}) == 1
+    assert sample("http_server_request_duration_seconds_count", labels) == 2
+
+
+async def test_openapi_describes_every_route(http: Http) -> None:
+    """GET /openapi.json: an OpenAPI 3 document with a path per annotated RPC."""
+    status, doc = await call(http, "GET", "/openapi.json")
+    assert status == 200 and doc["openapi"].startswith("3.")
+    ops = {op["operationId"] for path in doc["paths"].values() for op in path.values()}
+    assert ops == {"ListGameTypes", "CreateGame", "GetGame", "ApplyMove", "ListMoves", "WatchGame"}
+    assert "/v1/games/{name}:applyMove" in doc["paths"]
+    snapshot = doc["components"]["schemas"]["tribes.v1.GameSnapshot"]["properties"]
+    assert snapshot["version"]["type"] == "string" and snapshot["legalMoves"]["type"] == "array"
+    json.dumps(doc)  # serialisable as served
