@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := .make
-PROTOS := $(shell find protos -name '*.proto' 2>/dev/null)
+PROTOS := $(shell find protos tests -name '*.proto' 2>/dev/null)
 GEN    := service/tribes/v1/.generated
 
 .PHONY: install protos run test soak lint format bench clean

@@ -26,8 +26,8 @@ from typing import Any, TextIO
 
 from google.protobuf import text_format
 
-from tribes.v1 import common_pb2 as pb
 from tribes_client.client import DEFAULT_TARGET, Client, TribesError
+from tribes_client.v1 import common_pb2 as pb
 
 
 def _session_path() -> pathlib.Path:

@@ -24,9 +24,9 @@ from typing import Any, TypeVar
 import grpc
 from google.rpc import error_details_pb2, status_pb2
 
-from tribes.v1 import common_pb2 as pb
-from tribes.v1 import game_service_pb2 as spb
-from tribes.v1 import game_service_pb2_grpc as spb_grpc
+from tribes_client.v1 import common_pb2 as pb
+from tribes_client.v1 import game_service_pb2 as spb
+from tribes_client.v1 import game_service_pb2_grpc as spb_grpc
 
 T = TypeVar("T")
 

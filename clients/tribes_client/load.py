@@ -34,9 +34,9 @@ from typing import Any
 
 import grpc
 
-from tribes.v1 import common_pb2 as pb
-from tribes.v1 import game_service_pb2 as spb
-from tribes.v1 import game_service_pb2_grpc as spb_grpc
+from tribes_client.v1 import common_pb2 as pb
+from tribes_client.v1 import game_service_pb2 as spb
+from tribes_client.v1 import game_service_pb2_grpc as spb_grpc
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import grpc
 import redis
 
+from tests.games.goofspiel import goofspiel_pb2 as gpb
 from tests.support.server import bearer, error_info
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
@@ -82,3 +83,17 @@ def stored(redis_url: str, prefix: str, game_id: str) -> tuple[bytes, bytes, int
         return version, state, int(length)
     finally:
         client.close()
+
+
+def goofspiel_view(snapshot: pb.GameSnapshot) -> gpb.GoofspielView:
+    """The test game's view, unpacked from the snapshot's plugin arm."""
+    view = gpb.GoofspielView()
+    assert snapshot.view.plugin.Unpack(view), snapshot.view
+    return view
+
+
+def goofspiel_move(move: pb.Move) -> gpb.GoofspielMove:
+    """The test game's typed move, unpacked from a Move's plugin arm."""
+    out = gpb.GoofspielMove()
+    assert move.plugin.Unpack(out), move
+    return out

@@ -7,7 +7,16 @@ import asyncio
 import grpc
 import redis as sync_redis
 
-from tests.service.helpers import create, fails, get, move, stored
+from tests.games.goofspiel import goofspiel_pb2 as gpb
+from tests.service.helpers import (
+    create,
+    fails,
+    get,
+    goofspiel_move,
+    goofspiel_view,
+    move,
+    stored,
+)
 from tests.support.server import bearer, running_app
 from tribes.core.records import META
 from tribes.server import App
@@ -15,7 +24,6 @@ from tribes.store.redis import RedisStore
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
 from tribes.v1 import game_service_pb2_grpc as spb_grpc
-from tribes.v1 import goofspiel_pb2 as gpb
 
 Stub = spb_grpc.GameServiceStub
 OK = grpc.StatusCode
@@ -46,7 +54,8 @@ async def test_create_game_returns_version_one_and_a_token_per_seat(stub: Stub) 
     assert dict(snap.options) == {"cards": "3"}
     assert len(created.tokens) == 3 and len(set(created.tokens)) == 3
     assert not snap.legal_moves  # spectators have no moves
-    assert snap.view.WhichOneof("game") == "goofspiel"
+    assert snap.view.WhichOneof("game") == "plugin"
+    assert snap.view.plugin.type_url.endswith("tribes.examples.goofspiel.GoofspielView")
 
 
 async def test_create_game_fills_default_options(stub: Stub) -> None:
@@ -107,7 +116,7 @@ async def test_get_game_as_seat_and_as_spectator(stub: Stub) -> None:
     assert [m.id for m in seat1.legal_moves] == ["bid:1", "bid:2", "bid:3"]
     first = seat1.legal_moves[0]
     assert first.description.startswith("Bid 1")
-    assert first.move.goofspiel.bid.card == 1
+    assert goofspiel_move(first.move).bid.card == 1
     spectator = await get(stub, created.name)
     assert spectator.viewer_seat == -1 and not spectator.legal_moves
 
@@ -141,14 +150,15 @@ async def test_apply_move_by_id_and_by_typed_move(stub: Stub) -> None:
     created = await create(stub)
     after_first = await move(stub, created.name, created.tokens[0], "bid:3", expected=1)
     assert (after_first.version, list(after_first.to_act), after_first.viewer_seat) == (2, [1], 0)
-    assert after_first.view.goofspiel.my_bid == 3
-    typed = pb.Move(goofspiel=gpb.GoofspielMove(bid=gpb.GoofspielBid(card=1)))
+    assert goofspiel_view(after_first).my_bid == 3
+    typed = pb.Move()
+    typed.plugin.Pack(gpb.GoofspielMove(bid=gpb.GoofspielBid(card=1)))
     after_second = await stub.ApplyMove(
         spb.ApplyMoveRequest(name=created.name, move=typed, expected_version=2),
         metadata=bearer(created.tokens[1]),
     )
     assert after_second.version == 3
-    trick = after_second.view.goofspiel.tricks[0]
+    trick = goofspiel_view(after_second).tricks[0]
     assert list(trick.bids) == [3, 1] and trick.winner == 0
     assert list(after_second.scores) == [trick.prize, 0]
 
@@ -252,7 +262,7 @@ async def test_unchecked_moves_from_simultaneous_seats_all_land(stub: Stub) -> N
     )
     assert sorted(r.version for r in results) == [2, 3, 4, 5]
     snap = await get(stub, created.name)
-    assert snap.version == 5 and len(snap.view.goofspiel.tricks) == 1
+    assert snap.version == 5 and len(goofspiel_view(snap).tricks) == 1
 
 
 async def test_idempotent_retry_returns_the_first_answer(
@@ -298,10 +308,10 @@ async def test_spectators_and_other_seats_never_see_a_hidden_bid(stub: Stub) -> 
     mover = await get(stub, created.name, created.tokens[0])
     other = await get(stub, created.name, created.tokens[1])
     spectator = await get(stub, created.name)
-    assert mover.view.goofspiel.my_bid == 3
+    assert goofspiel_view(mover).my_bid == 3
     for snap in (other, spectator):
-        assert not snap.view.goofspiel.HasField("my_bid")
-        assert list(snap.view.goofspiel.has_bid) == [True, False]
+        assert not goofspiel_view(snap).HasField("my_bid")
+        assert list(goofspiel_view(snap).has_bid) == [True, False]
     for token in (created.tokens[1], None):
         moves = await stub.ListMoves(
             spb.ListMovesRequest(name=created.name), metadata=bearer(token) if token else None
@@ -314,7 +324,7 @@ async def test_spectators_and_other_seats_never_see_a_hidden_bid(stub: Stub) -> 
     )
     (record,) = mine.moves
     assert (record.move_id, record.seat, record.version, record.hidden) == ("bid:3", 0, 2, False)
-    assert record.move.goofspiel.bid.card == 3
+    assert goofspiel_move(record.move).bid.card == 3
 
 
 async def test_list_moves_pages(stub: Stub) -> None:
@@ -362,7 +372,7 @@ async def test_watch_game_streams_every_version_then_ends(stub: Stub) -> None:
         await move(stub, created.name, created.tokens[1], f"bid:{card}")
     seen = [await stream.read() for _ in range(6)]
     assert [s.version for s in seen] == [2, 3, 4, 5, 6, 7]
-    assert not seen[0].view.goofspiel.HasField("my_bid")  # seat 0's bid stays hidden
+    assert not goofspiel_view(seen[0]).HasField("my_bid")  # seat 0's bid stays hidden
     assert seen[-1].finished
     assert await stream.read() == grpc.aio.EOF
     assert await stream.code() == OK.OK
