@@ -12,11 +12,11 @@ GEN    := service/tribes/v1/.generated
 
 install: $(STAMP)/installed $(GEN)
 
-$(STAMP)/installed: pyproject.toml
+$(STAMP)/installed: pyproject.toml clients/pyproject.toml
 	@mkdir -p $(STAMP)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,fast]'
+	$(PY) -m pip install --quiet -e ./clients -e '.[dev,fast]'
 	@touch $@
 
 protos: $(GEN)
@@ -45,7 +45,7 @@ format: install
 	$(VENV)/bin/ruff format service clients tests
 
 bench: install
-	$(PY) -m tribes_client.bench $(BENCH_ARGS)
+	$(PY) -m tests.bench.bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(STAMP) service/tribes/v1 .pytest_cache .mypy_cache .ruff_cache

@@ -25,8 +25,8 @@ import uuid
 import grpc
 import redis.asyncio as aioredis
 
-from tribes_client.v1 import common_pb2 as pb
-from tribes_client.v1 import game_service_pb2 as spb
+from tribes.v1 import common_pb2 as pb
+from tribes.v1 import game_service_pb2 as spb
 
 SERVICE = "tribes.v1.GameService"
 

@@ -5,7 +5,7 @@ with the bare plumbing, then a summary. Figures only: nothing here is a pass/fai
    of ``legal_moves`` + ``apply`` per move, full random games per second, and the
    encoded state size.
 2. Load: a private ``redis-server`` on a free loopback port, the service (``python -m
-   tribes``) and the bare reference (``tribes_client.bare``: one read + one
+   tribes``) and the bare reference (``tests.bench.bare``: one read + one
    compare-and-set per move, a pre-serialized reply of the service's size) as child
    processes; the load generator plays whole games against each, alternating
    bare/service and service/bare per pass (A B B A ...) at N = 1, 16, 64, and prints
@@ -203,6 +203,7 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
                 "REDIS_URL": redis_url,
                 "TRIBES_PORT": str(port),
                 "TRIBES_METRICS_PORT": "0",
+                "TRIBES_HTTP_PORT": "-1",  # the load is gRPC; bare serves gRPC only
                 "TRIBES_LOG_REQUESTS": "1",
                 "TRIBES_GAME_PLUGINS": args.plugins,
                 "TRIBES_WORKERS": str(workers),
@@ -212,7 +213,7 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
         bare_cmd = [
             sys.executable,
             "-m",
-            "tribes_client.bare",
+            "tests.bench.bare",
             "--port",
             str(ports["bare"]),
             "--redis",
