@@ -93,10 +93,12 @@ def _mutate(rng: random.Random, data: bytes) -> bytes:
 class Fuzzer:
     """Builds hostile (body, metadata) pairs for each method from a seeded generator."""
 
-    def __init__(self, rng: random.Random, games: list[str], idle_tokens: list[str]) -> None:
+    def __init__(self, rng: random.Random, games: list[str], idle: list[tuple[str, str]]) -> None:
         self.rng = rng
         self.games = games
-        self.tokens = idle_tokens
+        self.idle = idle  # (game name, token of a seat not to act there)
+        self.tokens = [token for _, token in idle]
+        self.name = games[0]  # the game of the request being built
 
     def metadata(self) -> tuple[tuple[str, str], ...]:
         """No token, an idle seat's token, or nonsense (as legal header text: a client
@@ -114,7 +116,7 @@ class Fuzzer:
 
     def valid(self, method: str) -> bytes:
         rng = self.rng
-        name = rng.choice(self.games)
+        name = self.name
         if method == "CreateGame":
             msg: object = spb.CreateGameRequest(
                 game_type=rng.choice(["goofspiel", "five_tribes", "fate_of_akalon"]),
@@ -153,6 +155,14 @@ class Fuzzer:
         else:
             msg = spb.ListGameTypesRequest()
         return msg.SerializeToString()  # type: ignore[attr-defined]
+
+    def request(self, method: str) -> tuple[bytes, tuple[tuple[str, str], ...]]:
+        """A body and metadata; often a coherent pair (an idle seat of the named game)."""
+        if self.rng.random() < 0.4:
+            self.name, token = self.rng.choice(self.idle)
+            return self.body(method), (("authorization", f"Bearer {token}"),)
+        self.name = self.rng.choice(self.games)
+        return self.body(method), self.metadata()
 
     def body(self, method: str) -> bytes:
         rng = self.rng
@@ -212,7 +222,8 @@ async def test_hostile_requests_get_only_documented_codes(
     seen: dict[str, dict[SC, int]] = {m: {} for m in METHODS}
     async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
         stub = spb_grpc.GameServiceStub(channel)
-        names, idle = [], []
+        names: list[str] = []
+        idle: list[tuple[str, str]] = []
         for game_type, seats in (("five_tribes", 2), ("five_tribes", 3), ("goofspiel", 2)):
             created = await stub.CreateGame(
                 spb.CreateGameRequest(game_type=game_type, seat_count=seats, seed=11)
@@ -221,16 +232,19 @@ async def test_hostile_requests_get_only_documented_codes(
             acting = set(created.game.to_act)
             if game_type == "goofspiel":  # every seat bids at once: keep no valid token
                 continue
-            idle += [t for seat, t in enumerate(created.seat_tokens) if seat not in acting]
+            idle += [
+                (created.game.name, t)
+                for seat, t in enumerate(created.seat_tokens)
+                if seat not in acting
+            ]
         ids = [n.removeprefix("games/") for n in names]
         before = await _snapshot(app.store, ids)
         fuzzer = Fuzzer(random.Random(20261201), names, idle)
         for _ in range(PER_METHOD):
             batch: list[tuple[str, Callable[[], object]]] = []
             for method in METHODS:
-                batch.append(
-                    (method, _call(channel, method, fuzzer.body(method), fuzzer.metadata()))
-                )  # type: ignore[arg-type]
+                body, metadata = fuzzer.request(method)
+                batch.append((method, _call(channel, method, body, metadata)))  # type: ignore[arg-type]
             codes = await asyncio.gather(*(job for _, job in batch))
             for (method, _), code in zip(batch, codes, strict=True):
                 seen[method][code] = seen[method].get(code, 0) + 1
@@ -246,3 +260,8 @@ async def test_hostile_requests_get_only_documented_codes(
     assert await _snapshot(app.store, ids) == before, "a hostile request changed a stored game"
     assert all(len(line) < 1024 for line in log.getvalue().splitlines())
     assert sum(sum(c.values()) for c in seen.values()) == PER_METHOD * len(METHODS)
+    totals: dict[str, int] = {}
+    for codes in seen.values():
+        for code, count in codes.items():
+            totals[code.name] = totals.get(code.name, 0) + count
+    print(f"hostile requests by code: {dict(sorted(totals.items()))}")

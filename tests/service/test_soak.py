@@ -96,6 +96,7 @@ def test_start_load_sigterm_cycles_always_end(redis_url: str, redis_prefix: str)
 
     asyncio.run(check())
     assert acknowledged, "the load made no moves"
+    print(f"{CYCLES} cycles: {len(acknowledged)} moves acknowledged, none lost")
 
 
 @pytest.mark.soak
