@@ -1,10 +1,18 @@
 """``tribes-load``: a closed-loop load generator that plays whole games.
 
-N workers each keep one call in flight. A worker plays its own games, from
-``CreateGame`` to the end, choosing random legal moves by ``move_id`` from the
-previous reply and sending that reply's version as ``expected_version``; when the
-turn passes to another seat it fetches that seat's snapshot (``GetGame``). Workers
-never share a game, so a correct service shows zero ABORTED.
+N workers each keep one game in play. A worker plays its own games, from
+``CreateGame`` to the end, choosing random legal moves by ``move_id`` and sending the
+version they were chosen against as ``expected_version``. Two modes:
+
+* ``unary`` (default): one call in flight per worker; the move's reply is the mover's next
+  snapshot, and when the turn passes to another seat it fetches that seat's snapshot
+  (``GetGame``);
+* ``session``: one ``Play`` stream per seat; every seat's snapshot is pushed after every
+  change, and the seat first in ``to_act`` answers with a move in its stream
+  (``ApplyMove`` in the report is then an in-stream move, timed from its write to the
+  snapshot that acknowledges it).
+
+Workers never share a game, so a correct service shows zero ABORTED.
 
 Bounded in time and count: only loopback targets (unless ``--allow-remote``), a
 warm-up then a fixed measurement window, ``--max-requests`` in total, a deadline on
@@ -57,6 +65,7 @@ class LoadConfig:
     progress: bool = True
     server_pids: tuple[int, ...] = ()
     allow_remote: bool = False
+    mode: str = "unary"  # or "session"
 
 
 @dataclass
@@ -107,7 +116,8 @@ async def run_load(cfg: LoadConfig) -> dict[str, Any]:
         for i in range(max(1, cfg.channels))
     ]
     try:
-        await asyncio.wait_for(asyncio.gather(*(c.channel_ready() for c in channels)), 10)
+        async with asyncio.timeout(10):
+            await asyncio.gather(*(c.channel_ready() for c in channels))
         stubs = [spb_grpc.GameServiceStub(c) for c in channels]
         seats = dict(cfg.seats)
         listed = await stubs[0].ListGameTypes(spb.ListGameTypesRequest(), timeout=cfg.timeout)
@@ -170,7 +180,8 @@ async def _measure(
             if created is None:
                 await asyncio.sleep(0.05)
                 continue
-            await _play(created, stub, rng, call, stats, in_window, window_end, cfg)
+            play = _play_sessions if cfg.mode == "session" else _play
+            await play(created, stub, rng, call, stats, in_window, window_end, cfg)
 
     async def sampler() -> None:
         now = time.perf_counter()
@@ -202,7 +213,8 @@ async def _measure(
         side.append(asyncio.create_task(progress()))
     hard_deadline = cfg.warmup + cfg.duration + cfg.timeout + 5
     try:
-        await asyncio.wait_for(asyncio.gather(*tasks, *side), hard_deadline)
+        async with asyncio.timeout(hard_deadline):
+            await asyncio.gather(*tasks, *side)
     except TimeoutError:
         for task in tasks + side:
             task.cancel()
@@ -259,6 +271,81 @@ async def _play(
         current = snap = reply
 
 
+async def _play_sessions(
+    created: spb.CreateGameResponse,
+    stub: spb_grpc.GameServiceStub,
+    rng: random.Random,
+    call: Any,
+    stats: _Stats,
+    in_window: Any,
+    window_end: float,
+    cfg: LoadConfig,
+) -> None:
+    """Play one game through one Play session per seat, moves answering pushed snapshots."""
+    name, tokens = created.game.name, list(created.seat_tokens)
+    streams = [
+        stub.Play(metadata=(("authorization", f"Bearer {t}"),), timeout=cfg.timeout * 10)
+        for t in tokens
+    ]
+    finished = asyncio.Event()
+
+    async def seat_loop(seat: int, stream: Any) -> None:
+        await stream.write(spb.PlayRequest(open=spb.OpenSession(name=name)))
+        chosen_at, t0 = 0, 0.0
+        while not finished.is_set():
+            event = await stream.read()
+            if event is grpc.aio.EOF:
+                return
+            if event.WhichOneof("kind") == "rejected":
+                if in_window(time.perf_counter()):
+                    stats.errors[grpc.StatusCode(_code(event.rejected.status.code)).name] += 1
+                chosen_at = 0
+                continue
+            snap = event.snapshot
+            if chosen_at and snap.version > chosen_at:
+                t1 = time.perf_counter()
+                stats.done_all += 1
+                if in_window(t1):
+                    stats.latencies["ApplyMove"].append(t1 - t0)
+                chosen_at = 0
+            if snap.finished:
+                if not finished.is_set() and in_window(time.perf_counter()):
+                    stats.finished += 1
+                finished.set()
+                return
+            past = time.perf_counter() >= window_end or stats.sent >= cfg.max_requests
+            if past:
+                finished.set()
+                return
+            if snap.to_act and snap.to_act[0] == seat and snap.legal_moves and not chosen_at:
+                move = rng.choice(snap.legal_moves)
+                chosen_at, t0 = snap.version, time.perf_counter()
+                stats.sent += 1
+                await stream.write(
+                    spb.PlayRequest(
+                        move=spb.ApplyMoveRequest(
+                            move_id=move.id,
+                            expected_version=snap.version,
+                            request_id=uuid.uuid4().hex,
+                        )
+                    )
+                )
+
+    try:
+        await asyncio.gather(*(seat_loop(i, s) for i, s in enumerate(streams)))
+    except grpc.aio.AioRpcError as err:
+        if in_window(time.perf_counter()):
+            stats.errors[err.code().name] += 1
+    finally:
+        for stream in streams:
+            stream.cancel()
+    del call  # sessions time their moves themselves
+
+
+def _code(value: int) -> tuple[int, str]:
+    return next(c.value for c in grpc.StatusCode if c.value[0] == value)
+
+
 def _server_cpu(cfg: LoadConfig) -> list[float]:
     return [proc_cpu_seconds(pid) for pid in cfg.server_pids]
 
@@ -281,6 +368,7 @@ def _report(cfg: LoadConfig, stats: _Stats, cpu: dict[str, Any]) -> dict[str, An
     report: dict[str, Any] = {
         "target": cfg.target,
         "concurrency": cfg.concurrency,
+        "mode": cfg.mode,
         "mix": cfg.mix,
         "window_s": window,
         "requests": total,
@@ -346,7 +434,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", help="append each report as a JSON line to this file")
     parser.add_argument("--quiet", action="store_true", help="no live progress line")
     parser.add_argument("--allow-remote", action="store_true")
+    parser.add_argument(
+        "--mode", choices=("unary", "session"), default="unary", help="moves by call or stream"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        help="game option as game.name=value (e.g. goofspiel.cards=25); repeatable",
+    )
     args = parser.parse_args(argv)
+    options: dict[str, dict[str, str]] = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        game, _, option = key.partition(".")
+        if not (game and option and value):
+            parser.error(f"--option {item!r}: expected game.name=value")
+        options.setdefault(game, {})[option] = value
     seats = {k: int(v) for k, v in (p.split("=") for p in args.seats.split(",") if p)}
     with contextlib.suppress(ImportError):
         import uvloop
@@ -358,6 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             concurrency=n,
             mix=_parse_mix(args.mix),
             seats=seats,
+            options=options,
+            mode=args.mode,
             warmup=args.warmup,
             duration=args.duration,
             max_requests=args.max_requests,

@@ -175,6 +175,13 @@ class Metrics:
             ("method",),
             registry=r,
         )
+        self.sessions = Gauge(
+            "tribes_sessions",
+            "Open play sessions, by transport (grpc, websocket).",
+            ("transport",),
+            registry=r,
+            multiprocess_mode="livesum",
+        )
         self.watchers = Gauge(
             "tribes_watchers",
             "Open watch streams (gRPC WatchGame and HTTP server-sent events).",

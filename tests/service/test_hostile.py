@@ -41,7 +41,15 @@ DOCUMENTED = {
     SC.PERMISSION_DENIED,
     SC.RESOURCE_EXHAUSTED,
 }
-METHODS = ("ListGameTypes", "CreateGame", "GetGame", "ApplyMove", "ListMoves", "WatchGame")
+METHODS = (
+    "ListGameTypes",
+    "CreateGame",
+    "GetGame",
+    "ApplyMove",
+    "ListMoves",
+    "WatchGame",
+    "Play",
+)
 PER_METHOD = int(os.environ.get("TRIBES_FUZZ_PER_METHOD", "1000"))
 
 ODD = [
@@ -152,6 +160,16 @@ class Fuzzer:
             )
         elif method == "WatchGame":
             msg = spb.WatchGameRequest(name=rng.choice([name, _odd(rng)]))
+        elif method == "Play":
+            if rng.random() < 0.5:
+                opened = spb.OpenSession(name=rng.choice([name, _odd(rng)]))
+                if rng.random() < 0.3:
+                    opened.from_version = rng.choice([0, 1, 2**63])
+                msg = spb.PlayRequest(open=opened)
+            else:
+                msg = spb.PlayRequest(
+                    move=spb.ApplyMoveRequest(move_id=rng.choice(["bid:1", _odd(rng)]))
+                )
         else:
             msg = spb.ListGameTypesRequest()
         return msg.SerializeToString()  # type: ignore[attr-defined]
@@ -188,6 +206,20 @@ async def _call(
 ) -> SC:
     path = f"/tribes.v1.GameService/{method}"
     try:
+        if method == "Play":  # a session: an open (or not), then more hostile frames
+            frames = [body, *(_mutate(random.Random(len(body)), body) for _ in range(3))]
+            call = channel.stream_stream(path)(iter(frames), metadata=metadata, timeout=5)
+            try:
+                if await call.read() is not grpc.aio.EOF:
+                    async with asyncio.timeout(0.2):  # answers to the hostile frames
+                        for _ in range(3):
+                            if await call.read() is grpc.aio.EOF:
+                                break
+            except TimeoutError:
+                pass  # an open session waits for the game to change
+            finally:
+                call.cancel()
+            return SC.OK
         if method == "WatchGame":
             call = channel.unary_stream(path)(body, metadata=metadata, timeout=5)
             try:

@@ -26,11 +26,11 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import AsyncGenerator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tribes.core import limits
+from tribes.core import limits, sessions
 from tribes.core.cache import Cached, StateCache
 from tribes.core.catalog import Catalog, Entry
 from tribes.core.errors import (
@@ -69,6 +69,20 @@ class Caller:
     def of(cls, authorization: str | None, peer: str) -> Caller:
         """From an ``authorization`` header/metadata value; BadTokenError if malformed."""
         return cls(limits.bearer(authorization), peer)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move's outcome: the state at the version it produced, for ``seat``.
+
+    ``replayed``: the request id was seen before and this is its first answer's state.
+    """
+
+    entry: Entry
+    game_id: str
+    cached: Cached
+    seat: int
+    replayed: bool
 
 
 class Games:
@@ -149,7 +163,7 @@ class Games:
             raise ServiceError("could not allocate a game id; try again")
         cached = self.cache.put(game_id, version, state, meta)
         return create_response(
-            self._snapshot(entry, game_id, cached, SPECTATOR),
+            self.snapshot(entry, game_id, cached, SPECTATOR),
             [self.tokens.issue(game_id, seat, meta.salt) for seat in range(meta.seat_count)],
         )
 
@@ -158,11 +172,16 @@ class Games:
         loaded = await self._load(game_id)
         meta = self._meta(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
-        viewer = self._viewer(caller, game_id, meta)
-        cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
-        return self._snapshot(entry, game_id, cached, viewer)
+        viewer = self.viewer_of(caller, game_id, meta)
+        cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+        return self.snapshot(entry, game_id, cached, viewer)
 
     async def apply_move(self, caller: Caller, request: spb.ApplyMoveRequest) -> bytes:
+        played = await self.play_move(caller, request)
+        return self.snapshot(played.entry, played.game_id, played.cached, played.seat)
+
+    async def play_move(self, caller: Caller, request: spb.ApplyMoveRequest) -> Played:
+        """Validate, play and commit one move (or find the answer of its first request)."""
         game_id = limits.game_id(request.name)
         token = caller.token
         if token is None:
@@ -197,7 +216,7 @@ class Games:
                 outcome = await self._commit(entry, game_id, cached, seat, move, state, request_key)
                 if outcome.status is CommitStatus.APPLIED:
                     fresh = self.cache.put(game_id, outcome.version, state, cached.meta)
-                    return self._snapshot(entry, game_id, fresh, seat)
+                    return Played(entry, game_id, fresh, seat, replayed=False)
                 if outcome.status is CommitStatus.DUPLICATE:
                     return await self._replay_answer(entry, game_id, cached, seat, outcome.version)
                 if outcome.status is CommitStatus.MISSING:
@@ -228,7 +247,7 @@ class Games:
         loaded = await self._load(game_id)
         meta = self._meta(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
-        viewer = self._viewer(caller, game_id, meta)
+        viewer = self.viewer_of(caller, game_id, meta)
         with self._store_timer("read_log"):
             blobs = await self.store.read_log(game_id, start, size + 1)
         records = [self._entry(blob) for blob in blobs[:size]]
@@ -237,6 +256,19 @@ class Games:
             moves=[move_record(entry, record, viewer) for record in records],
             next_page_token=self.tokens.page_token(game_id, start + size) if more else "",
         )
+
+    def play(
+        self, caller: Caller, requests: AsyncIterator[Any], *, transport: str = "grpc"
+    ) -> AsyncGenerator[bytes, None]:
+        """A play session (``tribes.core.sessions``): PlayEvent bytes for PlayRequests."""
+        return sessions.play(self, caller, requests, transport=transport)
+
+    async def current_state(self, game_id: str) -> Cached:
+        """The stored game's latest state (decoded once per version per process)."""
+        loaded = await self._load(game_id)
+        meta = self._meta(game_id, loaded)
+        entry = self.catalog.get(meta.game_type)
+        return self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
 
     async def watch_game(
         self,
@@ -262,18 +294,18 @@ class Games:
             loaded = await self._load(game_id)
             meta = self._meta(game_id, loaded)
             entry = self.catalog.get(meta.game_type)
-            viewer = self._viewer(caller, game_id, meta)
-            current = self._cached(entry, game_id, meta, loaded.version, loaded.state)
+            viewer = self.viewer_of(caller, game_id, meta)
+            current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
             self.metrics.watchers.inc()
             try:
                 if from_version is None or not 0 < from_version <= current.version:
                     last = current
-                    yield self._snapshot(entry, game_id, current, viewer)
+                    yield self.snapshot(entry, game_id, current, viewer)
                 else:
                     state = await self._state_at(entry, game_id, meta, from_version)
                     last = Cached(from_version, state, meta)
                     async for later in self._versions(entry, game_id, last, current.version):
-                        yield self._snapshot(entry, game_id, later, viewer)
+                        yield self.snapshot(entry, game_id, later, viewer)
                         last = later
                 while entry.game.result(last.state) is None:
                     try:
@@ -287,10 +319,10 @@ class Games:
                     if change.version > last.version + 1:
                         missed = self._versions(entry, game_id, last, change.version - 1)
                         async for later in missed:
-                            yield self._snapshot(entry, game_id, later, viewer)
+                            yield self.snapshot(entry, game_id, later, viewer)
                             last = later
-                    last = self._cached(entry, game_id, meta, change.version, change.state)
-                    yield self._snapshot(entry, game_id, last, viewer)
+                    last = self.cached_state(entry, game_id, meta, change.version, change.state)
+                    yield self.snapshot(entry, game_id, last, viewer)
             finally:
                 self.metrics.watchers.dec()
 
@@ -324,7 +356,7 @@ class Games:
         loaded = await self._load(game_id, request_key)
         meta = self._meta(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
-        cached = self._cached(entry, game_id, meta, loaded.version, loaded.state)
+        cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
         return cached, loaded.prior_version
 
     def _play(
@@ -392,13 +424,13 @@ class Games:
 
     async def _replay_answer(
         self, entry: Entry, game_id: str, current: Cached, seat: int, version: int
-    ) -> bytes:
-        """The first answer to a retried request: the snapshot at the version it made."""
+    ) -> Played:
+        """The first answer to a retried request: the state at the version it made."""
         self.metrics.inc(self.metrics.idempotent_replays, "ApplyMove")
         if current.version == version:
-            return self._snapshot(entry, game_id, current, seat)
+            return Played(entry, game_id, current, seat, replayed=True)
         state = await self._state_at(entry, game_id, current.meta, version)
-        return self._snapshot(entry, game_id, Cached(version, state, current.meta), seat)
+        return Played(entry, game_id, Cached(version, state, current.meta), seat, replayed=True)
 
     async def _state_at(self, entry: Entry, game_id: str, meta: GameMeta, version: int) -> Any:
         """Rebuild the state at ``version`` from the seed and the move log."""
@@ -440,7 +472,7 @@ class Games:
         except ValueError as exc:
             raise CorruptGameError("the stored game state cannot be read") from exc
 
-    def _cached(
+    def cached_state(
         self, entry: Entry, game_id: str, meta: GameMeta, version: int, blob: bytes
     ) -> Cached:
         """The decoded state at ``version``, decoding only when the cache lacks it."""
@@ -455,7 +487,7 @@ class Games:
             legal = cached.legal[seat] = driver.legal_moves_for(entry.game, cached.state, seat)
         return legal
 
-    def _snapshot(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
+    def snapshot(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
         """The viewer's snapshot bytes at the cached version, built once per viewer."""
         built = cached.snapshots.get(viewer)
         if built is None:
@@ -465,7 +497,7 @@ class Games:
             )
         return built
 
-    def _viewer(self, caller: Caller, game_id: str, meta: GameMeta) -> int:
+    def viewer_of(self, caller: Caller, game_id: str, meta: GameMeta) -> int:
         if caller.token is None:
             return SPECTATOR
         return self.tokens.seat_of(game_id, meta.salt, meta.seat_count, caller.token)

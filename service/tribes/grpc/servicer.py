@@ -105,6 +105,20 @@ def _server_stream(
     return handle
 
 
+def _bidi_stream(
+    call: Callable[[Caller, AsyncIterator[Any]], AsyncGenerator[Any, None]],
+) -> Callable[[AsyncIterator[Any], Context], AsyncIterator[Any]]:
+    async def handle(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
+        try:
+            async with contextlib.aclosing(call(caller_of(context), requests)) as replies:
+                async for reply in replies:
+                    yield reply
+        except KNOWN as exc:
+            await abort(context, exc)
+
+    return handle
+
+
 def _serialize(reply: Any) -> bytes:
     """Replies are pre-serialized bytes (snapshots) or messages (everything else)."""
     return reply if type(reply) is bytes else bytes(reply.SerializeToString())
@@ -126,6 +140,7 @@ def add_to_server(games: Games, server: grpc.aio.Server) -> None:
     doors: dict[tuple[bool, bool], Callable[[Any], Any]] = {
         (False, False): _unary,
         (False, True): _server_stream,
+        (True, True): _bidi_stream,
     }
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         method.name: _HANDLERS[method.client_streaming, method.server_streaming](

@@ -12,7 +12,11 @@ as the gRPC door does, so no API rule is written twice:
   happens; an ``end`` event when the game is over (and 204 for a resume at the end, which
   stops EventSource's reconnecting);
 * errors are the one status table's code with its HTTP status and a ``google.rpc.Status``
-  JSON body whose ``details`` carry the ``ErrorInfo``.
+  JSON body whose ``details`` carry the ``ErrorInfo``;
+* bidirectional RPCs (``Play``) are WebSockets at the routes of ``WEBSOCKETS``: text frames
+  carrying the JSON mapping of the request and event messages. The session is opened from
+  the URL (``?from_version=`` optional); an error that ends it is sent as a final
+  ``{"error": <google.rpc.Status>}`` frame before the close.
 
 Seat tokens travel as ``Authorization: Bearer <token>``; streaming routes also accept
 ``?access_token=`` because a browser's EventSource cannot send headers (README
@@ -29,7 +33,9 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import aiohttp
 from aiohttp import web
+from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
@@ -38,7 +44,7 @@ from tribes.core.errors import BadRequestError
 from tribes.core.games import Caller, Games
 from tribes.core.status import KNOWN, Code, Failure, failure_of
 from tribes.http import openapi
-from tribes.http.routes import Route, routes
+from tribes.http.routes import Route, compile_template, routes
 from tribes.http.transcode import build_request, to_json
 from tribes.metrics import Metrics
 from tribes.v1 import game_service_pb2 as spb
@@ -50,6 +56,11 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 LogLine = Callable[[str, str, str, float, str], None]
 
 _DIGITS = re.compile(r"[0-9]{1,19}")
+
+#: Bidirectional RPCs served as WebSockets (google.api.http cannot describe a stream of
+#: requests): RPC name -> path template; the path names the game of the session.
+WEBSOCKETS = {"Play": "/v1/{name=games/*}:play"}
+_WS_MAX_MESSAGE = 64 * 1024
 
 
 def _status_body(failure: Failure) -> bytes:
@@ -97,6 +108,11 @@ class Gateway:
             resource = app.router.add_route(route.verb, route.path, handler).resource
             assert resource is not None
             self._labels[resource.canonical] = route.template
+        for rpc, template in WEBSOCKETS.items():
+            path, variables = compile_template(template)
+            resource = app.router.add_get(path, self._websocket_handler(rpc, variables)).resource
+            assert resource is not None
+            self._labels[resource.canonical] = template
         app.router.add_get("/openapi.json", self._openapi_handler)
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)
@@ -247,6 +263,38 @@ class Gateway:
 
         return handle
 
+    def _websocket_handler(self, rpc: str, variables: tuple[tuple[str, str], ...]) -> Handler:
+        call = self.games.operation(rpc)
+        ((variable, _),) = variables
+
+        async def handle(request: web.Request) -> web.StreamResponse:
+            authorization = request.headers.get("Authorization")
+            if authorization is None and "access_token" in request.query:
+                authorization = f"Bearer {request.query['access_token']}"
+            caller = Caller.of(authorization, _peer(request))
+            opened = spb.OpenSession(name=request.match_info[variable])
+            held = _version(request.query.get("from_version"))
+            if held is not None:
+                opened.from_version = held
+            socket = web.WebSocketResponse(heartbeat=30.0, max_msg_size=_WS_MAX_MESSAGE)
+            await socket.prepare(request)
+            events = call(caller, _frames(socket, opened), transport="websocket")
+            try:
+                async with contextlib.aclosing(events):
+                    async for event in events:
+                        await socket.send_str(to_json(spb.PlayEvent.FromString(event)).decode())
+            except KNOWN as exc:
+                failure = failure_of(exc)
+                body = b'{"error":' + _status_body(failure) + b"}"
+                with contextlib.suppress(ConnectionResetError, OSError):
+                    await socket.send_str(body.decode())
+            except (ConnectionResetError, OSError):
+                pass  # the client went away
+            await socket.close()
+            return socket
+
+        return handle
+
     async def _openapi_handler(self, request: web.Request) -> web.StreamResponse:
         return web.Response(body=self._openapi, content_type="application/json")
 
@@ -258,6 +306,30 @@ class Gateway:
         return web.json_response(
             {"status": "SERVING" if ok else "NOT_SERVING"}, status=200 if ok else 503
         )
+
+
+class _BadFrame:
+    """Stands for a frame that is not a PlayRequest (the session answers it as such)."""
+
+    __slots__ = ()
+
+
+async def _frames(socket: web.WebSocketResponse, opened: spb.OpenSession) -> Any:
+    """The session's requests: the open from the URL, then one per text frame."""
+    yield spb.PlayRequest(open=opened)
+    async for frame in socket:
+        if frame.type is not aiohttp.WSMsgType.TEXT:
+            if frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
+                return
+            yield _BadFrame()
+            continue
+        try:
+            message = spb.PlayRequest()
+            json_format.Parse(frame.data, message)
+        except (json_format.ParseError, ValueError, TypeError, RecursionError):
+            yield _BadFrame()
+            continue
+        yield message
 
 
 def _event(snapshot: Message) -> bytes:

@@ -142,9 +142,12 @@ class Store(abc.ABC):
         """Log entries ``start .. start+count-1`` (0 = the first move), oldest first."""
 
     @abc.abstractmethod
-    def watch(self, game_id: str) -> AbstractAsyncContextManager[Mailbox]:
-        """Subscribe to the game's changes; the subscription is live on entering and is
-        released on leaving, however the block ends."""
+    def watch(
+        self, game_id: str, mailbox: Mailbox | None = None
+    ) -> AbstractAsyncContextManager[Mailbox]:
+        """Subscribe to the game's changes, delivered into ``mailbox`` (a new one when
+        None); the subscription is live on entering and is released on leaving, however
+        the block ends."""
 
     @abc.abstractmethod
     def end_watches(self, reason: str) -> None:

@@ -144,9 +144,9 @@ class MemoryStore(Store):
         return game.log[start : start + count]
 
     @asynccontextmanager
-    async def watch(self, game_id: str) -> AsyncIterator[Mailbox]:
+    async def watch(self, game_id: str, mailbox: Mailbox | None = None) -> AsyncIterator[Mailbox]:
         self._check_open()
-        mailbox = Mailbox()
+        mailbox = mailbox if mailbox is not None else Mailbox()
         self._watchers.setdefault(game_id, set()).add(mailbox)
         try:
             yield mailbox

@@ -175,9 +175,9 @@ class RedisStore(Store):
         return [_bytes(entry) for entry in entries]
 
     @contextlib.asynccontextmanager
-    async def watch(self, game_id: str) -> AsyncIterator[Mailbox]:
+    async def watch(self, game_id: str, mailbox: Mailbox | None = None) -> AsyncIterator[Mailbox]:
         channel = self.keys.changes(game_id).encode()
-        mailbox = Mailbox()
+        mailbox = mailbox if mailbox is not None else Mailbox()
         await self._fanout.subscribe(channel, mailbox)
         try:
             yield mailbox

@@ -1,0 +1,164 @@
+"""Play sessions (``rpc Play`` and its WebSocket): one stream per seat, snapshots pushed.
+
+A session is opened on one game for the caller's seat (or as a read-only spectator).
+From then on one loop serves it: it wakes on a single event for both the game's changes
+(the store's change feed, so moves made through any replica and any door arrive) and
+the client's requests (read by one task into the same inbox), plays the requests with
+exactly ``ApplyMove``'s code path (limits, tokens, idempotency, errors), and pushes the
+seat's snapshot — built once per (game, version, seat) and shared with every other
+caller — after every change. A refused move is answered in the stream as
+``MoveRejected`` and the session goes on. A session that falls behind gets the newest
+snapshot, never a backlog (its inbox keeps few changes and it sends only the last).
+The stream ends after the final snapshot of a finished game. Everything is released on
+every way out: the reader task is cancelled and the subscription dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+from tribes.core import limits
+from tribes.core.errors import BadRequestError
+from tribes.core.status import KNOWN, failure_of
+from tribes.store import Change, Mailbox, StoreUnavailableError
+from tribes.v1 import game_service_pb2 as spb
+from tribes.wire import protowire as pw
+
+if TYPE_CHECKING:
+    from tribes.core.games import Caller, Games
+
+#: Requests a client may have queued before its reader waits (backpressure).
+MAX_PENDING_REQUESTS = 8
+_SNAPSHOT, _REJECTED = 1, 2  # PlayEvent fields
+
+
+class Inbox(Mailbox):
+    """A session's one wake-up: the game's changes and the client's requests."""
+
+    __slots__ = ("_requests", "_space", "closed")
+
+    def __init__(self) -> None:
+        super().__init__(capacity=4)
+        self._requests: collections.deque[Any] = collections.deque()
+        self._space = asyncio.Event()
+        self._space.set()
+        self.closed = False  # the client sent its last request
+
+    def put_request(self, request: Any) -> None:
+        self._requests.append(request)
+        if len(self._requests) >= MAX_PENDING_REQUESTS:
+            self._space.clear()
+        self._ready.set()
+
+    async def room(self) -> None:
+        await self._space.wait()
+
+    def end_requests(self) -> None:
+        self.closed = True
+        self._ready.set()
+
+    async def next(self) -> tuple[list[Any], Change | None]:
+        """The pending requests and the newest change (older ones are dropped)."""
+        while not self._requests and not self._changes:
+            if self._failure is not None:
+                raise StoreUnavailableError(self._failure)
+            self._ready.clear()
+            await self._ready.wait()
+        requests = list(self._requests)
+        self._requests.clear()
+        self._space.set()
+        change = None
+        if self._changes:
+            change = self._changes[-1]
+            self.dropped += len(self._changes) - 1
+            self._changes.clear()
+        return requests, change
+
+
+def snapshot_event(snapshot: bytes) -> bytes:
+    """``PlayEvent{snapshot}`` bytes around pre-serialized snapshot bytes."""
+    return pw.message_field(_SNAPSHOT, snapshot)
+
+
+def rejected_event(request_id: str, error: Exception) -> bytes:
+    rejected = spb.MoveRejected(request_id=request_id, status=failure_of(error).status())
+    return pw.message_field(_REJECTED, rejected.SerializeToString())
+
+
+async def _read(requests: AsyncIterator[Any], inbox: Inbox) -> None:
+    """Move the client's requests into the inbox, waiting while too many are queued."""
+    try:
+        async for request in requests:
+            await inbox.room()
+            inbox.put_request(request)
+    finally:
+        inbox.end_requests()
+
+
+async def play(
+    games: Games, caller: Caller, requests: AsyncIterator[Any], *, transport: str = "grpc"
+) -> AsyncGenerator[bytes, None]:
+    """The session: PlayEvent bytes out for PlayRequest messages in."""
+    first = await anext(requests, None)
+    if first is None:
+        return
+    if not isinstance(first, spb.PlayRequest) or first.WhichOneof("kind") != "open":
+        raise BadRequestError("a session starts with an open request", "SESSION_NOT_OPEN")
+    opened = first.open
+    game_id = limits.game_id(opened.name)
+    inbox = Inbox()
+    async with games.store.watch(game_id, inbox):
+        current = await games.current_state(game_id)
+        entry, meta = games.catalog.get(current.meta.game_type), current.meta
+        viewer = games.viewer_of(caller, game_id, meta)
+        gauge = games.metrics.child(games.metrics.sessions, transport)
+        gauge.inc()
+        reader = asyncio.create_task(_read(requests, inbox))
+        try:
+            held = opened.from_version if opened.HasField("from_version") else None
+            last = current
+            if held != current.version:
+                yield snapshot_event(games.snapshot(entry, game_id, current, viewer))
+            while entry.game.result(last.state) is None:
+                moves, change = await inbox.next()
+                for request in moves:
+                    event, played = await _move(games, caller, game_id, request)
+                    if played is not None and played.version > last.version:
+                        last = played
+                    yield event
+                if change is not None and change.version > last.version:
+                    last = games.cached_state(entry, game_id, meta, change.version, change.state)
+                    yield snapshot_event(games.snapshot(entry, game_id, last, viewer))
+        finally:
+            gauge.dec()
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+
+
+async def _move(games: Games, caller: Caller, game_id: str, request: Any) -> tuple[bytes, Any]:
+    """One in-session request: (the event answering it, the Cached it produced or None)."""
+    if not isinstance(request, spb.PlayRequest) or request.WhichOneof("kind") != "move":
+        kind = request.WhichOneof("kind") if isinstance(request, spb.PlayRequest) else None
+        error = BadRequestError(
+            "this session is open; send moves" if kind == "open" else "not a play request",
+            "SESSION_ALREADY_OPEN" if kind == "open" else "MALFORMED_REQUEST",
+        )
+        return rejected_event("", error), None
+    move = request.move
+    request_id = move.request_id if len(move.request_id) <= limits.MAX_REQUEST_ID else ""
+    if move.name and move.name != f"games/{game_id}":
+        error = BadRequestError(f"this session plays games/{game_id}", "BAD_NAME")
+        return rejected_event(request_id, error), None
+    if not move.name:
+        move.name = f"games/{game_id}"
+    try:
+        played = await games.play_move(caller, move)
+    except KNOWN as exc:  # UNAVAILABLE too: the client retries with the same request_id
+        return rejected_event(request_id, exc), None
+    snapshot = games.snapshot(played.entry, game_id, played.cached, played.seat)
+    return snapshot_event(snapshot), played.cached

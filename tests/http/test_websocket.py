@@ -1,0 +1,102 @@
+"""The play session over WebSocket: GET /v1/games/{id}:play, JSON frames both ways."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import aiohttp
+
+from tests.support.http import call
+from tests.support.server import server_process
+
+Http = aiohttp.ClientSession
+
+
+async def _create(http: Http, cards: int = 3) -> tuple[str, list[str]]:
+    body = {"gameType": "goofspiel", "seatCount": 2, "options": {"cards": str(cards)}, "seed": "2"}
+    _, created = await call(http, "POST", "/v1/games", body)
+    return created["game"]["name"], created["seatTokens"]
+
+
+async def _frame(socket: aiohttp.ClientWebSocketResponse) -> Any:
+    async with asyncio.timeout(10):
+        message = await socket.receive()
+    assert message.type is aiohttp.WSMsgType.TEXT, message
+    return json.loads(message.data)
+
+
+async def test_a_seat_plays_over_websocket(http: Http) -> None:
+    """Snapshot at connect, a move in, the new snapshot out, a rejection in-stream."""
+    name, tokens = await _create(http)
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    async with http.ws_connect(f"/v1/{name}:play", headers=headers) as socket:
+        first = await _frame(socket)
+        assert first["snapshot"]["version"] == "1" and first["snapshot"]["viewerSeat"] == 0
+        await socket.send_str(json.dumps({"move": {"moveId": "bid:2", "expectedVersion": "1"}}))
+        after = await _frame(socket)
+        assert after["snapshot"]["version"] == "2"
+        await socket.send_str(json.dumps({"move": {"moveId": "bid:3", "requestId": "x1"}}))
+        rejected = (await _frame(socket))["rejected"]
+        assert rejected["requestId"] == "x1" and rejected["status"]["code"] == 9
+        reason = rejected["status"]["details"][0]["reason"]
+        assert reason == "NOT_YOUR_TURN"
+        await socket.send_str("{not json")
+        bad = (await _frame(socket))["rejected"]["status"]["details"][0]["reason"]
+        assert bad == "MALFORMED_REQUEST"
+
+
+async def test_a_browser_style_session_takes_the_token_in_the_query(http: Http) -> None:
+    """?access_token= (a browser WebSocket cannot set headers) and ?from_version=."""
+    name, tokens = await _create(http)
+    await call(http, "POST", f"/v1/{name}:applyMove", {"moveId": "bid:1"}, tokens[0])
+    query = {"access_token": tokens[1], "from_version": "2"}
+    async with http.ws_connect(f"/v1/{name}:play", params=query) as socket:
+        await socket.send_str(json.dumps({"move": {"moveId": "bid:1", "expectedVersion": "2"}}))
+        snap = (await _frame(socket))["snapshot"]
+        assert snap["version"] == "3" and snap["viewerSeat"] == 1
+
+
+async def test_errors_that_end_the_session_come_as_a_last_frame(http: Http) -> None:
+    """A wrong token: one {"error": Status} frame, then the close."""
+    name, _ = await _create(http)
+    headers = {"Authorization": "Bearer 0.forged"}
+    async with http.ws_connect(f"/v1/{name}:play", headers=headers) as socket:
+        last = await _frame(socket)
+        assert last["error"]["code"] == 7
+        assert last["error"]["details"][0]["reason"] == "BAD_TOKEN"
+        async with asyncio.timeout(5):
+            closing = await socket.receive()
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+
+def test_websocket_session_sees_moves_made_on_another_process(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """A WebSocket session on process A follows moves made over REST on process B, to
+    the end of the game, and the socket closes after the final snapshot."""
+    env = {"REDIS_URL": redis_url, "TRIBES_REDIS_PREFIX": redis_prefix}
+    with server_process(env) as a, server_process(env) as b:
+
+        async def run() -> None:
+            async with (
+                aiohttp.ClientSession(f"http://127.0.0.1:{a.http_port}") as on_a,
+                aiohttp.ClientSession(f"http://127.0.0.1:{b.http_port}") as on_b,
+            ):
+                name, tokens = await _create(on_a)
+                async with on_a.ws_connect(f"/v1/{name}:play") as socket:
+                    assert (await _frame(socket))["snapshot"]["version"] == "1"
+                    for card in (1, 2, 3):
+                        for token in tokens:
+                            move = {"moveId": f"bid:{card}"}
+                            await call(on_b, "POST", f"/v1/{name}:applyMove", move, token)
+                    versions = []
+                    while not versions or versions[-1] != "7":
+                        versions.append((await _frame(socket))["snapshot"]["version"])
+                    assert versions == sorted(versions, key=int)
+                    async with asyncio.timeout(5):
+                        closing = await socket.receive()
+                    assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+        asyncio.run(run())

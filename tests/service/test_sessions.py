@@ -1,0 +1,291 @@
+"""Play sessions over real gRPC streams: pushes, in-stream rejections, retries, resume."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import pytest
+
+from tests.service.helpers import create, move
+from tests.support.server import bearer, error_info, running_app, server_process
+from tribes.core.games import Caller
+from tribes.server import App
+from tribes.store.memory import MemoryStore
+from tribes.v1 import game_service_pb2 as spb
+from tribes.v1 import game_service_pb2_grpc as spb_grpc
+
+Stub = spb_grpc.GameServiceStub
+SC = grpc.StatusCode
+
+
+def _open(name: str, held: int | None = None) -> spb.PlayRequest:
+    opened = spb.OpenSession(name=name)
+    if held is not None:
+        opened.from_version = held
+    return spb.PlayRequest(open=opened)
+
+
+def _move(move_id: str, expected: int = 0, request_id: str = "", name: str = "") -> spb.PlayRequest:
+    return spb.PlayRequest(
+        move=spb.ApplyMoveRequest(
+            name=name, move_id=move_id, expected_version=expected, request_id=request_id
+        )
+    )
+
+
+async def _event(stream: Any) -> spb.PlayEvent:
+    async with asyncio.timeout(10):
+        event = await stream.read()
+    assert event is not grpc.aio.EOF, "the session ended"
+    return event  # type: ignore[no-any-return]
+
+
+async def _snapshot(stream: Any) -> Any:
+    event = await _event(stream)
+    assert event.WhichOneof("kind") == "snapshot", event
+    return event.snapshot
+
+
+def _rejection(event: spb.PlayEvent) -> tuple[int, str, str]:
+    assert event.WhichOneof("kind") == "rejected", event
+    status = event.rejected.status
+    for detail in status.details:
+        from google.rpc import error_details_pb2
+
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return status.code, info.reason, event.rejected.request_id
+    raise AssertionError("no ErrorInfo")
+
+
+async def test_every_seat_gets_every_change_and_the_stream_ends(stub: Stub) -> None:
+    """Two seats' sessions: each move (in-stream or by ApplyMove) reaches both seats,
+    redacted for each; both streams end after the final snapshot."""
+    created = await create(stub, cards="3")
+    streams = [stub.Play(metadata=bearer(t)) for t in created.tokens]
+    for s in streams:
+        await s.write(_open(created.name))
+    firsts = [await _snapshot(s) for s in streams]
+    assert [f.viewer_seat for f in firsts] == [0, 1] and all(f.version == 1 for f in firsts)
+    assert [m.id for m in firsts[0].legal_moves] == ["bid:1", "bid:2", "bid:3"]
+    await streams[0].write(_move("bid:2", expected=1))
+    mine, theirs = await _snapshot(streams[0]), await _snapshot(streams[1])
+    assert mine.version == theirs.version == 2
+    await move(stub, created.name, created.tokens[1], "bid:3")  # a move from outside
+    assert (await _snapshot(streams[0])).version == 3
+    assert (await _snapshot(streams[1])).version == 3
+    version = 3
+    for card in (1, 3):
+        for seat in (0, 1):
+            if (seat, card) == (1, 3):
+                await streams[1].write(_move("bid:2", expected=version))
+            else:
+                await streams[seat].write(_move(f"bid:{card}", expected=version))
+            version += 1
+            for s in streams:
+                assert (await _snapshot(s)).version == version
+    assert version == 7
+    for s in streams:
+        async with asyncio.timeout(10):
+            assert await s.read() is grpc.aio.EOF
+        assert await s.code() == SC.OK
+
+
+async def test_rejected_moves_are_answered_in_stream_and_the_session_goes_on(
+    stub: Stub,
+) -> None:
+    """Illegal, stale, malformed, foreign-game and repeated-open requests each get a
+    MoveRejected with ApplyMove's code and reason; the next good move still lands."""
+    created = await create(stub)
+    stream = stub.Play(metadata=bearer(created.tokens[0]))
+    await stream.write(_open(created.name))
+    await _snapshot(stream)
+    cases = [
+        (
+            _move("bid:9", request_id="r-illegal"),
+            (SC.FAILED_PRECONDITION.value[0], "ILLEGAL_MOVE", "r-illegal"),
+        ),
+        (_move("bid:1", expected=5), (SC.ABORTED.value[0], "STALE_VERSION", "")),
+        (_move("nonsense!"), (SC.INVALID_ARGUMENT.value[0], "MALFORMED_MOVE", "")),
+        (_move("bid:1", name="games/other"), (SC.INVALID_ARGUMENT.value[0], "BAD_NAME", "")),
+        (_open(created.name), (SC.INVALID_ARGUMENT.value[0], "SESSION_ALREADY_OPEN", "")),
+        (spb.PlayRequest(), (SC.INVALID_ARGUMENT.value[0], "MALFORMED_REQUEST", "")),
+    ]
+    for request, expected in cases:
+        await stream.write(request)
+        assert _rejection(await _event(stream)) == expected
+    await stream.write(_move("bid:1", expected=1))
+    assert (await _snapshot(stream)).version == 2
+    await stream.write(_move("bid:2"))  # not our turn any more (seat 1 bids)
+    assert _rejection(await _event(stream))[1] == "NOT_YOUR_TURN"
+    stream.cancel()
+
+
+async def test_retries_play_once_inside_and_across_sessions(stub: Stub) -> None:
+    """The same request_id twice in one session, again in a new session, and once more
+    by ApplyMove: one move in the log."""
+    created = await create(stub)
+    first = stub.Play(metadata=bearer(created.tokens[0]))
+    await first.write(_open(created.name))
+    await _snapshot(first)
+    await first.write(_move("bid:1", request_id="once"))
+    assert (await _snapshot(first)).version == 2
+    await first.write(_move("bid:1", request_id="once"))
+    assert (await _snapshot(first)).version == 2  # acknowledged, not replayed
+    first.cancel()
+    second = stub.Play(metadata=bearer(created.tokens[0]))
+    await second.write(_open(created.name))
+    await _snapshot(second)
+    await second.write(_move("bid:1", request_id="once"))
+    assert (await _snapshot(second)).version == 2
+    second.cancel()
+    again = await move(stub, created.name, created.tokens[0], "bid:1", request_id="once")
+    assert again.version == 2
+    log = await stub.ListMoves(spb.ListMovesRequest(name=created.name))
+    assert len(log.moves) == 1
+
+
+async def test_spectators_are_read_only(stub: Stub) -> None:
+    """Without a token a session sees the public snapshot and its moves are refused."""
+    created = await create(stub)
+    stream = stub.Play()
+    await stream.write(_open(created.name))
+    snap = await _snapshot(stream)
+    assert snap.viewer_seat == -1 and not snap.legal_moves
+    await stream.write(_move("bid:1"))
+    assert _rejection(await _event(stream))[:2] == (SC.UNAUTHENTICATED.value[0], "TOKEN_REQUIRED")
+    await move(stub, created.name, created.tokens[0], "bid:1")
+    assert (await _snapshot(stream)).version == 2
+    stream.cancel()
+
+
+async def test_open_errors_end_the_session_with_a_status(stub: Stub) -> None:
+    """A session on no game, with a bad token, or without an open fails as a call."""
+    created = await create(stub)
+    for metadata, first, reason in [
+        (None, _open("games/nope"), "GAME_NOT_FOUND"),
+        (bearer("0.forged"), _open(created.name), "BAD_TOKEN"),
+        (None, _move("bid:1"), "SESSION_NOT_OPEN"),
+    ]:
+        stream = stub.Play(metadata=metadata)
+        await stream.write(first)
+        with pytest.raises(grpc.aio.AioRpcError) as raised:
+            await _event(stream)
+        assert error_info(raised.value).reason == reason
+
+
+async def test_resume_from_a_held_version(stub: Stub) -> None:
+    """from_version = the current version: nothing until the next change; an older one:
+    the latest snapshot at once."""
+    created = await create(stub)
+    await move(stub, created.name, created.tokens[0], "bid:1")
+    current = spb.PlayRequest(open=spb.OpenSession(name=created.name, from_version=2))
+    quiet = stub.Play(metadata=bearer(created.tokens[1]))
+    await quiet.write(current)
+    behind = stub.Play(metadata=bearer(created.tokens[1]))
+    await behind.write(spb.PlayRequest(open=spb.OpenSession(name=created.name, from_version=1)))
+    assert (await _snapshot(behind)).version == 2
+    await move(stub, created.name, created.tokens[1], "bid:1")
+    assert (await _snapshot(quiet)).version == 3  # the first event is the next change
+    quiet.cancel()
+    behind.cancel()
+
+
+def test_pushes_reach_seats_on_another_process(redis_url: str, redis_prefix: str) -> None:
+    """Seat 0's session on process A, seat 1's on B: each sees the other's moves."""
+    env = {"REDIS_URL": redis_url, "TRIBES_REDIS_PREFIX": redis_prefix}
+    with server_process(env) as a, server_process(env) as b:
+
+        async def run() -> None:
+            async with (
+                grpc.aio.insecure_channel(a.target) as ca,
+                grpc.aio.insecure_channel(b.target) as cb,
+            ):
+                created = await create(Stub(ca))
+                s0 = Stub(ca).Play(metadata=bearer(created.tokens[0]))
+                s1 = Stub(cb).Play(metadata=bearer(created.tokens[1]))
+                for s in (s0, s1):
+                    await s.write(_open(created.name))
+                    await _snapshot(s)
+                await s0.write(_move("bid:3", expected=1))
+                assert (await _snapshot(s0)).version == 2
+                assert (await _snapshot(s1)).version == 2
+                await s1.write(_move("bid:1", expected=2))
+                assert (await _snapshot(s1)).version == 3
+                assert (await _snapshot(s0)).version == 3
+                s0.cancel()
+                s1.cancel()
+
+        asyncio.run(run())
+
+
+async def _requests(items: list[spb.PlayRequest]) -> AsyncIterator[spb.PlayRequest]:
+    for item in items:
+        yield item
+    await asyncio.Event().wait()  # the client keeps its stream open
+
+
+async def test_a_slow_session_gets_the_latest_snapshot_not_a_backlog() -> None:
+    """26 moves land while a session reads nothing: it then gets the newest snapshot,
+    a few events in all, not 26."""
+    async with running_app(MemoryStore()) as app:
+        games = app.games
+        reply = spb.CreateGameResponse.FromString(
+            await games.create_game(
+                Caller(None, "t"),
+                spb.CreateGameRequest(game_type="goofspiel", seat_count=2, options={"cards": "13"}),
+            )
+        )
+        name, tokens = reply.game.name, list(reply.seat_tokens)
+        session = games.play(Caller(tokens[0], "t"), _requests([_open(name)]))
+        async with contextlib.aclosing(session):
+            first = spb.PlayEvent.FromString(await anext(session))
+            for card in range(1, 14):
+                for token in tokens:
+                    await games.apply_move(
+                        Caller(token, "t"), spb.ApplyMoveRequest(name=name, move_id=f"bid:{card}")
+                    )
+            rest = [spb.PlayEvent.FromString(e) async for e in session]
+    assert first.snapshot.version == 1
+    assert len(rest) <= 5 and rest[-1].snapshot.version == 27 and rest[-1].snapshot.finished
+
+
+async def test_cancelled_sessions_leave_nothing_behind(app: App, stub: Stub) -> None:
+    """Sessions cancelled at random points: the gauge returns to zero and no Redis
+    subscription remains for the game."""
+    created = await create(stub, cards="13")
+    for i in range(60):
+        stream = stub.Play(metadata=bearer(created.tokens[i % 2]) if i % 3 else None)
+        await stream.write(_open(created.name))
+        if i % 2:
+            await _snapshot(stream)
+        if i % 5 == 0:
+            await stream.write(_move("bid:13"))
+        stream.cancel()
+    async with asyncio.timeout(10):
+        while True:
+            open_sessions = app.metrics.registry.get_sample_value(
+                "tribes_sessions", {"transport": "grpc"}
+            )
+            channel = app.store.keys.changes(created.game_id)  # type: ignore[attr-defined]
+            subscribers = await _numsub(app, channel)
+            if open_sessions == 0 and subscribers == 0:
+                break
+            await asyncio.sleep(0.05)
+
+
+async def _numsub(app: App, channel: str) -> int:
+    import redis.asyncio as aioredis
+
+    from tests.conftest import REDIS_URL
+
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        [(_, count)] = await client.pubsub_numsub(channel)
+        return int(count)
+    finally:
+        await client.aclose()
