@@ -49,12 +49,12 @@ def test_fifty_land_tiles_ten_of_each_resource() -> None:
 def test_per_player_pieces() -> None:
     """§2: 15 members, 12 stones, 4 markers, 5 shells, 1 arrow per player (60/48/16/20/4)."""
     per = APPENDIX["per_player"]
-    assert (data.TRIBE_MEMBERS, data.MARKING_STONES, data.SHELLS, data.ARROWS) == (
+    assert (
         per["tribe_members"],
         per["marking_stones"],
         per["shells"],
         per["arrows"],
-    )
+    ) == (data.TRIBE_MEMBERS, data.MARKING_STONES, data.SHELLS, data.ARROWS)
     assert 4 * data.TRIBE_MEMBERS == 60 and 4 * data.MARKING_STONES == 48
     assert 4 * data.PROGRESS_MARKERS == 16 and 4 * data.SHELLS == 20 and 4 * data.ARROWS == 4
 

@@ -49,7 +49,9 @@ def _cells(moves: list[str]) -> set[str]:
 def test_ex1_first_tile_is_free() -> None:
     """Ex 1: the first tile costs nothing; Procreate 1 onto the occupied Goat tile."""
     state = build(
-        sequence="A_PROCREATE(0) A_MOVE_H(0) A_EXPLORE(0) A_MOVE(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_PROCREATE(0) A_MOVE_H(0) A_EXPLORE(0) A_MOVE(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: {"tiles": "(0,0):GOAT[1] (1,0):WHEAT[0] (0,1):GOLD[0]", "shells": 5}},
     )
     assert state.players[0].reserve == 14
@@ -69,7 +71,9 @@ def test_ex1_first_tile_is_free() -> None:
 def test_ex2_skipping_two_tiles_pays_two_shells() -> None:
     """Ex 2: position 2 costs a shell on each skipped tile; Explore lands at the end."""
     state = build(
-        sequence="A_PROCREATE(0) A_MOVE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_PROCREATE(0) A_MOVE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: {"tiles": "(0,0):GOAT[1] (1,0):WHEAT[0] (0,1):GOLD[0]", "shells": 5}},
     )
     state = do(state, "tile:2:action")
@@ -86,7 +90,9 @@ def test_ex2_skipping_two_tiles_pays_two_shells() -> None:
 def test_ex3_skip_one_collect_one() -> None:
     """Ex 3: pay 1 onto A_MOVE, collect the 1 on Explore: still 2 shells."""
     state = build(
-        sequence="A_MOVE(0) A_EXPLORE(1) A_PROCREATE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_MOVE(0) A_EXPLORE(1) A_PROCREATE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: {"tiles": "(0,0):GOAT[1] (1,0):WHEAT[0] (0,1):GOLD[0]", "shells": 2}},
     )
     after = do(state, "tile:1:action")
@@ -100,7 +106,9 @@ def test_ex3_skip_one_collect_one() -> None:
 def test_ex3_without_shells_only_the_first_tile() -> None:
     """Ex 3: with 0 shells only ChooseTile(0, ...) is legal."""
     state = build(
-        sequence="A_MOVE(0) A_EXPLORE(1) A_PROCREATE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_MOVE(0) A_EXPLORE(1) A_PROCREATE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: {"tiles": "(0,0):GOAT[1] (1,0):WHEAT[0] (0,1):GOLD[0]", "shells": 0}},
     )
     assert keys(state) == ["tile:0:action"]
@@ -115,7 +123,9 @@ def _procreate(tiles: str, lv: str = "", reserve: int | None = None) -> State:
     if reserve is not None:
         player["reserve"] = reserve
     state = build(
-        sequence="A_PROCREATE(0) A_MOVE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_PROCREATE(0) A_MOVE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: player},
     )
     return do(state, "tile:0:action")
@@ -138,7 +148,9 @@ def test_ex5_move_three_steps_split() -> None:
     """Ex 5: Movement 2 gives 3 steps; the phase ends at 0 steps left."""
     tiles = "(0,0):GOAT[2] (1,0):WHEAT[0] (0,1):GOLD[0] (1,1):HORSE[0] (2,0):INCENSE[1]"
     state = build(
-        sequence="A_MOVE(0) A_PROCREATE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_MOVE(0) A_PROCREATE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: {"tiles": tiles, "levels": "M2"}},
     )
     state = do(state, "tile:0:action")
@@ -154,7 +166,9 @@ def test_ex5_move_three_steps_split() -> None:
 def test_ex6_explore_two_tiles_chaining_allowed() -> None:
     """Ex 6: 2 tiles, placed one by one on the frontier as it stands (INTERPRETATION)."""
     state = build(
-        sequence="A_EXPLORE(0) A_PROCREATE(0) A_MOVE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_EXPLORE(0) A_PROCREATE(0) A_MOVE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: {"tiles": "(0,0):GOAT[1] (1,0):HORSE[0] (0,1):INCENSE[0]", "levels": "E1"}},
         bag={"WHEAT": 1, "GOLD": 1},
     )
@@ -466,7 +480,10 @@ def test_ex16_a_single_member_is_skipped() -> None:
 
 # -- Ex 17-18: the end --------------------------------------------------------------------
 
-ORANGE_ROW = "EV3_GOLDEN_AGE(0) A_MOVE(0) A_PROCREATE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+ORANGE_ROW = (
+    "EV3_GOLDEN_AGE(0) A_MOVE(0) A_PROCREATE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0) "
+    "A_EXPLORE_H(0)"
+)
 
 
 def _end_round(trigger: int) -> State:
@@ -592,7 +609,9 @@ EX20 = "(0,0):WHEAT*[2] (1,0):HORSE[1] (0,1):INCENSE[0] (2,-1):GOLD*[0] (-1,2):G
 
 def _ex20() -> State:
     state = build(
-        sequence="A_EXPLORE(0) A_PROCREATE(0) A_MOVE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_EXPLORE(0) A_PROCREATE(0) A_MOVE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: {"tiles": EX20, "levels": "E3"}},
         bag={"HORSE": 1},
     )
@@ -626,7 +645,9 @@ def test_ex20_end_explore_keeps_the_other_exhausted() -> None:
 def test_ex20_later_turns_restore_only_for_a_missing_draw() -> None:
     """Ex 20: no restore on a turn without a draw; an Explore on an empty bag restores only."""
     state = build(
-        sequence="A_MOVE(0) A_EXPLORE(0) A_PROCREATE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)",
+        sequence=(
+            "A_MOVE(0) A_EXPLORE(0) A_PROCREATE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
+        ),
         players={0: {"tiles": EX20, "levels": "E3"}},
         bag={},
     )

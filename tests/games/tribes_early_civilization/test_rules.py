@@ -98,7 +98,7 @@ def test_seat_bonus_for_the_third_and_fourth_in_turn_order() -> None:
         (3, {"turn_cap": "-5"}),
         (3, {"turn_cap": "many"}),
         (3, {"turn_cap": "10001"}),
-        (3, {"turn_cap": "０"}),
+        (3, {"turn_cap": "\uff10"}),  # a full-width zero is not an ASCII number
         (3, {"seat_bonus_vp": "maybe"}),
         (3, {"hide_opponent_vp": "yes"}),
     ],
