@@ -64,7 +64,12 @@ _LAST: dict[str, tuple[Any, ...]] = {}
 def _passed(name: str, parts: tuple[Any, ...]) -> bool:
     """True when these very objects passed check ``name`` last time."""
     last = _LAST.get(name)
-    return last is not None and all(a is b for a, b in zip(last, parts, strict=True))
+    if last is None:
+        return False
+    for a, b in zip(last, parts, strict=True):
+        if a is not b:
+            return False
+    return True
 
 
 def check_invariants(state: State) -> None:

@@ -1,7 +1,10 @@
 """Moves: one small frozen value per decision of the move catalogue (rules spec §5.2).
 
 Every move has a canonical ``key`` (lowercase ASCII, no spaces) that doubles as its
-public move id; ``parse_move`` inverts it exactly and refuses anything else. Cells are
+public move id; ``parse_move`` inverts it exactly and refuses anything else. Moves are
+frozen dataclasses without slots so that the key is computed once per move value
+(``cached_property``; it is not a field, so equality, hashing and the fields a mapper
+sees are the decision's parameters only). Cells are
 written ``q,r`` (``-1,2``), terrains and boards by their lowercase ids.
 
 =====================  ====================================  ==========================
@@ -32,6 +35,7 @@ ExhaustUnoccupied      ``exhaust:1,0``                       EVENT_EXHAUST
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeAlias
 
 from tribes.engine import MalformedMoveError
@@ -51,111 +55,111 @@ ROUTE_SLUG = ("none", "direct", "existing-arrow", "new-arrow")
 MAX_INDEX = 30
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlaceFirstMember:
     """Setup (§4 step 8): put the first tribe member on one of the three start tiles."""
 
     cell: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"first:{label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ChooseTile:
     """Take the tile at ``index`` of the action sequence (§5.3) and use it as ``mode``."""
 
     index: int
     mode: Mode
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"tile:{self.index}:{MODE_SLUG[self.mode]}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlaceNewMember:
     """Procreate or a GAIN_MEMBERS event: one member from the reserve onto an occupied tile."""
 
     cell: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"member:{label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Relocate:
     """Procreate with an empty reserve: shift one member onto another occupied tile (§5.4)."""
 
     origin: Hex
     destination: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"relocate:{label(self.origin)}:{label(self.destination)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EndRelocate:
-    @property
+    @cached_property
     def key(self) -> str:
         return "end-relocate"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Step:
     """Move one tribe member to an adjacent tile of the territory (§5.5)."""
 
     origin: Hex
     destination: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"step:{label(self.origin)}:{label(self.destination)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EndMove:
-    @property
+    @cached_property
     def key(self) -> str:
         return "end-move"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlaceLand:
     """Lay a drawn land tile on a frontier cell (§5.6.2)."""
 
     terrain: Terrain
     cell: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"land:{TERRAIN_SLUG[self.terrain]}:{label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RestoreTile:
     """Empty bag: turn an own exhausted, empty tile back in place of a missing draw (§5.6.3)."""
 
     cell: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"restore:{label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EndExplore:
     """Decline the remaining restores (§5.6.3)."""
 
-    @property
+    @cached_property
     def key(self) -> str:
         return "end-explore"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ChooseAchievement:
     """Complete an achievement (§5.7); ``arrow_source`` only with Route.NEW_ARROW."""
 
@@ -163,7 +167,7 @@ class ChooseAchievement:
     route: Route
     arrow_source: Board | None = None
 
-    @property
+    @cached_property
     def key(self) -> str:
         text = f"achieve:{BOARD_SLUG[self.board]}:{ROUTE_SLUG[self.route]}"
         if self.arrow_source is not None:
@@ -171,35 +175,35 @@ class ChooseAchievement:
         return text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ExhaustWild:
     """Flip an own occupied active tile to stand in for a missing resource (§5.7)."""
 
     cell: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"wild:{label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LoseMember:
     """An event takes one of the decider's members from this tile (§3.6 LOSE_MEMBERS)."""
 
     cell: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"lose:{label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ExhaustUnoccupied:
     """An event flips this active tile without members (§3.6 EXHAUST_UNOCCUPIED)."""
 
     cell: Hex
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"exhaust:{label(self.cell)}"
 

@@ -75,14 +75,27 @@ def move_entries(state: State, seat: int) -> list[Entry]:
     raise AssertionError(f"no moves in phase {phase.name}")
 
 
+#: The last few answers of ``legal_moves`` by state identity: callers (the service's
+#: snapshot and move lookup, the test suites) often ask twice about the same state.
+#: Rebound whole (never mutated), so concurrent readers always see a consistent tuple.
+_recent: tuple[tuple[State, tuple[Move, ...]], ...] = ()
+_RECENT_SIZE = 4
+
+
 def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     """Every legal move of ``seat``, sorted by key (empty when it is not to act)."""
     pending = state.pending
     if pending is None or pending.decider != seat:
         return ()
+    global _recent
+    for known, found in _recent:
+        if known is state:
+            return found
     entries = move_entries(state, seat)
     entries.sort()  # keys are unique, so moves themselves are never compared
-    return tuple([move for _, move in entries])
+    found = tuple([move for _, move in entries])
+    _recent = ((state, found), *_recent[: _RECENT_SIZE - 1])
+    return found
 
 
 def _apply(w: Work, seat: int, move: Move) -> None:
