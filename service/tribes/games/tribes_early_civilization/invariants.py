@@ -14,6 +14,7 @@ again while the same object comes back: the checks stay cheap enough for every m
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from tribes.games.tribes_early_civilization.data import (
@@ -64,12 +65,7 @@ _LAST: dict[str, tuple[Any, ...]] = {}
 def _passed(name: str, parts: tuple[Any, ...]) -> bool:
     """True when these very objects passed check ``name`` last time."""
     last = _LAST.get(name)
-    if last is None:
-        return False
-    for a, b in zip(last, parts, strict=True):
-        if a is not b:
-            return False
-    return True
+    return last is not None and all(map(is_, last, parts))
 
 
 def check_invariants(state: State) -> None:
