@@ -29,9 +29,12 @@ from tribes.games.tribes_early_civilization.data import (
     TRACK_MAX,
     Condition,
     Scope,
+    Terrain,
     Track,
 )
-from tribes.games.tribes_early_civilization.hexes import frontier, hex_at
+from tribes.games.tribes_early_civilization.hexes import adjacent, hex_at
+from tribes.games.tribes_early_civilization.rules.actions import frontier_cells
+from tribes.games.tribes_early_civilization.state import Player, Tile
 
 APPENDIX: dict[str, Any] = json.loads(
     (pathlib.Path(__file__).parent / "appendix_a.json").read_text()
@@ -71,7 +74,12 @@ def test_geometry_and_start_triangle() -> None:
     assert [list(v) for v in HEX_NEIGHBOURS] == APPENDIX["hex_neighbours"]
     assert [list(c) for c in START_CELLS] == APPENDIX["start_cells"]
     cells = [hex_at(q, r) for q, r in START_CELLS]
-    around = {(c.q, c.r) for c in frontier(cells)}
+    assert all(adjacent(a, b) for a in cells for b in cells if a != b)
+    triangle = Player(
+        5, 0, 15, True, (0, 0, 0, 0), tuple(Tile(c, Terrain.GOAT, False, 0) for c in cells)
+    )
+    around = set(frontier_cells(triangle))
+    assert len(frontier_cells(triangle)) == 9
     assert around == {(-1, 0), (0, -1), (1, -1), (-1, 1), (2, 0), (1, 1), (2, -1), (0, 2), (-1, 2)}
 
 

@@ -1,6 +1,7 @@
-"""Territory geometry (rules spec §3.2): axial hex coordinates, neighbours, frontier.
+"""Territory geometry (rules spec §3.2): axial hex coordinates, adjacency, their text.
 
-Each player's territory is its own unbounded hex grid. ``Hex`` values are interned
+Each player's territory is its own unbounded hex grid (the frontier of a territory is
+``rules.actions.frontier_cells``). ``Hex`` values are interned
 (``hex_at``) so the rules mostly compare and hash the same objects; equal values built
 elsewhere (the codec, tests) still compare equal. Text form ``q,r`` (``2,-1``) is the
 one move keys use; players read ``(2,-1)``.
@@ -8,7 +9,6 @@ one move keys use; players read ``(2,-1)``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tribes.games.tribes_early_civilization.data import HEX_NEIGHBOURS, START_CELLS
@@ -27,7 +27,6 @@ class Hex:
 
 
 _INTERNED: dict[tuple[int, int], Hex] = {}
-_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
 
 
 def hex_at(q: int, r: int) -> Hex:
@@ -41,34 +40,9 @@ def hex_at(q: int, r: int) -> Hex:
 START_HEXES = tuple(hex_at(q, r) for q, r in START_CELLS)
 
 
-def neighbours(cell: Hex) -> tuple[Hex, ...]:
-    """The six cells sharing an edge with ``cell``, in the §3.2 order."""
-    found = _NEIGHBOURS.get(cell)
-    if found is None:
-        q, r = cell.q, cell.r
-        found = tuple(hex_at(q + dq, r + dr) for dq, dr in HEX_NEIGHBOURS)
-        _NEIGHBOURS[cell] = found
-    return found
-
-
 def adjacent(a: Hex, b: Hex) -> bool:
     """True when the two cells share an edge (§3.2)."""
-    dq, dr = b.q - a.q, b.r - a.r
-    return (dq, dr) in HEX_NEIGHBOURS
-
-
-def frontier(cells: Iterable[Hex]) -> list[Hex]:
-    """The empty cells next to at least one of ``cells`` (§3.2), in first-seen order."""
-    order = list(cells)
-    taken = set(order)
-    seen: set[Hex] = set()
-    out: list[Hex] = []
-    for cell in order:
-        for near in neighbours(cell):
-            if near not in taken and near not in seen:
-                seen.add(near)
-                out.append(near)
-    return out
+    return (b.q - a.q, b.r - a.r) in HEX_NEIGHBOURS
 
 
 def label(cell: Hex) -> str:
