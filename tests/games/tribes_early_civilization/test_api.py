@@ -208,8 +208,7 @@ def test_vp_totals_only_for_their_owner_until_the_end() -> None:
 
 
 def test_spectator_view_is_the_same_whichever_seat_it_is_built_from() -> None:
-    """§6: view(None) is what every seat sees of the others; equal for any state that
-    differs only in some seat's private items."""
+    """§6: view(None) is the public part, the same as what every seat sees of the others."""
     state = build(
         sequence=f"EV1_BEAR(0) {MOVE_FIRST}",
         players={0: {"vp": 1}, 1: {"levels": "S1", "vp": 9}, 2: {"levels": "S1"}},

@@ -150,8 +150,7 @@ def test_board_principles() -> None:
 
 
 def test_board_values_match_the_seed_anchors() -> None:
-    """§3.4: Hunting space 1 = 2 VP with lightning; Cooking space 3 = 1 VP without;
-    Cheese-making 2 Goat; Weaving 3 Goat and 6 VP."""
+    """§3.4: the seed anchors (Hunting, Cooking, Cheese-making, Weaving) hold in the data."""
     by = {b.board.name: b for b in BOARDS}
     hunting, cooking = by["B_HUNTING"], by["B_COOKING"]
     assert hunting.space_vp[0] == 2 and hunting.lightning[0]
@@ -178,8 +177,7 @@ def test_twenty_four_events_mirror_appendix_a() -> None:
 
 
 def test_events_fit_the_lightning_spaces_and_tie_rule() -> None:
-    """§3.6: 8 events per colour = 4 boards x 2 lightning spaces; ALL events are
-    unconditional; 17 of 24 depend on Strength (review log 31)."""
+    """§3.6: 8 per colour, ALL events unconditional, 17 of 24 depend on Strength (review 31)."""
     assert data.COLUMNS * len(LIGHTNING_SPACES) == 8
     for event in EVENTS:
         if event.scope is Scope.ALL:

@@ -20,8 +20,7 @@ MOVE_FIRST = "A_MOVE(0) A_PROCREATE(0) A_EXPLORE(0) A_MOVE_H(0) A_PROCREATE_H(0)
 
 
 def test_during_the_game_duplicates_are_kept() -> None:
-    """Setup NOTE: "During the game itself, it is possible for a player to draw and keep
-    multiple copies of the same land tile." """
+    """Setup NOTE: during the game a player may draw and keep copies of one resource."""
     state = build(
         sequence=(
             "A_EXPLORE(0) A_MOVE(0) A_PROCREATE(0) A_MOVE_H(0) A_PROCREATE_H(0) A_EXPLORE_H(0)"
@@ -35,8 +34,7 @@ def test_during_the_game_duplicates_are_kept() -> None:
 
 
 def test_a_hand_tile_gives_the_action_or_an_achievement_never_both() -> None:
-    """Selecting: "The player can choose to either perform the action or complete an
-    achievement with these tiles. The player cannot do both." """
+    """Selecting: a hand tile gives its action or an achievement, never both."""
     state = build(
         sequence=HAND_FIRST,
         boards={(1, 0): "B_HUNTING"},
@@ -51,8 +49,7 @@ def test_a_hand_tile_gives_the_action_or_an_achievement_never_both() -> None:
 
 
 def test_moving_is_optional() -> None:
-    """Move: "He or she may choose to take some of the movement steps ... or to not move
-    at all." """
+    """Move: a player may use only some of the steps, or not move at all."""
     state = build(sequence=MOVE_FIRST)
     before = state.players[0].tiles
     state = do(state, "tile:0:action", "end-move")
@@ -71,8 +68,7 @@ def test_the_resource_is_not_handed_over() -> None:
 
 
 def test_a_revealed_event_waits_until_someone_takes_it() -> None:
-    """Event tiles: "This event will not be triggered yet; it is implemented only when a
-    player selects the tile during his or her turn." """
+    """Events: a revealed event does nothing until a player selects it."""
     state = build(
         sequence=HAND_FIRST,
         boards={(1, 0): "B_HUNTING"},
@@ -88,8 +84,7 @@ def test_a_revealed_event_waits_until_someone_takes_it() -> None:
 
 
 def test_executed_orange_events_are_displayed_brown_and_green_boxed() -> None:
-    """Events: "Any event tiles from the first and second epochs are put back into the
-    box. If it is a third epoch event tile (orange), then it is instead displayed." """
+    """Events: brown and green tiles go back to the box, orange ones to the display."""
     green = do(build(sequence=f"EV2_RIVALS(0) {MOVE_FIRST}"), "tile:0:event")
     assert green.boxed_events == (Event.EV2_RIVALS,) and green.executed_orange == ()
     orange = do(build(sequence=f"EV3_TRIBUTE(0) {MOVE_FIRST}"), "tile:0:event")
@@ -103,8 +98,7 @@ def test_end_thresholds() -> None:
 
 
 def test_most_land_counts_only_tiles_not_exhausted() -> None:
-    """Scoring 3: "The player who possesses the most land tiles that have not been
-    exhausted (not flipped over) receives two victory points." """
+    """Scoring 3: most land tiles counts only tiles that have not been exhausted."""
     state = build(
         seats=2,
         players={
@@ -116,8 +110,7 @@ def test_most_land_counts_only_tiles_not_exhausted() -> None:
 
 
 def test_the_last_member_can_lose_only_down_to_one() -> None:
-    """Events: "the player can only lose so many as to be left with at least one tribe
-    member." """
+    """Events: a player loses members only down to one left on the board."""
     two = "(0,0):GOAT[1] (1,0):WHEAT[1] (0,1):GOLD[0]"
     state = build(sequence=f"EV3_EPIDEMIC(0) {MOVE_FIRST}", players={0: {"tiles": two}})
     state = do(state, "tile:0:event")

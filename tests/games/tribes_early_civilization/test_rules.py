@@ -35,8 +35,7 @@ def _event_first(event: str) -> str:
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_setup_pieces_boards_stacks_and_row(seats: int) -> None:
-    """§4: 15 in reserve, 5 shells, the arrow, tracks at 0; 4 boards per epoch, brown face
-    up; one removed per epoch; stacks of 8; 6 action tiles without shells."""
+    """§4: pieces, tracks, 4 boards per epoch (brown up), stacks of 8, a bare action row."""
     state = new_game(GAME, seats, {}, 42)
     for player in state.players:
         assert (player.reserve, player.shells, player.vp) == (15, 5, 0)
@@ -136,8 +135,7 @@ def test_modes_fit_the_tile() -> None:
 
 
 def test_no_achieve_mode_without_a_claim() -> None:
-    """§5.2: a hand tile is offered in achieve mode only if some achievement is legal:
-    the only occupied tile is exhausted, so it is neither genuine nor a possible wild."""
+    """§5.2: no achieve mode without a legal claim (an exhausted tile is no wild either)."""
     tiles = "(0,0):GOAT[0] (1,0):WHEAT[0] (0,1):GOLD[0] (2,0):INCENSE*[1]"
     state = build(sequence=HAND_FIRST, players={0: {"tiles": tiles}})
     assert not [k for k in keys(state) if k.endswith(":achieve")]
