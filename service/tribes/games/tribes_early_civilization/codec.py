@@ -1,0 +1,10 @@
+"""The stored form: the engine's JSON state codec over ``State`` (DESIGN "Store")."""
+
+from __future__ import annotations
+
+from tribes.engine.codec import StateCodec
+from tribes.games.tribes_early_civilization.state import State
+
+CODEC = StateCodec(State, version=1)
+encode = CODEC.encode
+decode = CODEC.decode

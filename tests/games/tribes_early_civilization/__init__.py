@@ -1,0 +1,1 @@
+"""Tests of Tribes: Early Civilization (spec shared/rules/tribes-early-civilization.md)."""
