@@ -5,7 +5,8 @@
 seat 3. Unless a test says otherwise the defaults of §9 hold: leaders off, all 16
 events, no developments, no acquired events, empty event slots, no invaders or volcano,
 every row S/M/B. Members not on the map are in the supply, goal cards not in progress
-or completed are in the deck (canonical order unless given), events not elsewhere are
+or completed are in the deck (``decks`` gives its top cards, the rest follow in card
+order), events not elsewhere are
 in the event deck, so the conservation invariants hold. ``play`` applies moves by key
 through the driver, so every move is checked against ``legal_moves``.
 """
@@ -40,6 +41,7 @@ from tribes.games.rise_of_tribes.data import (
     Terrain,
     Tribe,
 )
+from tribes.games.rise_of_tribes.invariants import check_invariants
 from tribes.games.rise_of_tribes.maps import Hex, geometry
 from tribes.games.rise_of_tribes.rules.turn import fresh_turn
 from tribes.games.rise_of_tribes.state import (
@@ -130,10 +132,9 @@ def build(
     for seat in range(seats):
         done = tuple(completed.get(seat, ()) if completed else ())
         held = tuple(in_progress.get(seat, ()) if in_progress else ())
-        if decks and seat in decks:
-            deck = tuple(decks[seat])
-        else:
-            deck = tuple(g for g in deck_for(seats) if g not in done and g not in held)
+        top_cards = tuple(decks.get(seat, ())) if decks else ()
+        rest = (g for g in deck_for(seats) if g not in done + held + top_cards)
+        deck = top_cards + tuple(rest)
         on_map = sum(row[seat] for row in counts)
         players.append(
             Player(
@@ -240,10 +241,12 @@ def in_conflict(state: State, hexes: Iterable[int]) -> State:
 
 
 def do(state: State, *keys: str) -> State:
-    """Apply moves by key through the driver (legality checked), each by the actor."""
+    """Apply moves by key through the driver (legality checked), each by the actor; the
+    invariants must hold after each."""
     for k in keys:
         seat = GAME.to_act(state)[0]
         state = play(GAME, state, seat, find_move(GAME, state, seat, k))
+        check_invariants(state)
     return state
 
 

@@ -165,17 +165,19 @@ def test_gather_ends_when_no_eligible_hex_is_left() -> None:
 
 def test_lead_with_cave_painting_and_an_exhausted_deck() -> None:
     """§5.5 LEAD: Cave Painting draws 1 more; a short deck gives what is left (§8.26)."""
+    held = tuple(g for g in Goal if g not in goals("D6", "A1", "A2"))
     s = build(
         members={0: {R: 1}},
         completed={R: goals("D6")},
         decks={R: goals("A1", "A2")},
-        in_progress={R: ()},
+        in_progress={R: held},
         dice="S M",
     )
     s = do(s, "assign:sun:lead")
     assert s.action is not None and s.action.power == ACTION_POWER[Action.LEAD][Tier.SUN] + 1
     s = do(s, "lead-draw")
-    assert s.players[R].in_progress == goals("A1", "A2") and s.players[R].goal_deck == ()
+    assert s.players[R].in_progress == (*held, *goals("A1", "A2"))
+    assert s.players[R].goal_deck == ()
 
 
 def test_recycling_needs_villages() -> None:
