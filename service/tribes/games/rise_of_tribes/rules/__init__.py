@@ -1,9 +1,9 @@
 """Rise of Tribes rules as pure functions over ``State`` (spec §4-§8).
 
 The package splits the rules by phase: ``setup`` (§4), ``turn`` (Steps 0-2 and the end
-of a turn, §5.1-§5.3, §5.8), ``events`` (§3.7, §5.4), ``actions`` (Step 3, §5.5),
-``conflict`` (Step 4, §5.6), ``goals`` (Step 5, §5.7); ``board`` is the working copy
-with the continuous rules C1-C4 and ``query`` the shared questions. One decision is
+of a turn, §5.1-§5.3, §5.8), ``events`` (§3.7, §5.4), ``dice`` and ``actions`` (Step 3,
+§5.5), ``conflict`` (Step 4, §5.6), ``goals`` (Step 5, §5.7); ``board`` is the working
+copy with the continuous rules C1-C4 and ``query`` the shared questions. One decision is
 pending at a time (``state.step`` for ``state.actor``); ``legal_moves`` lists its
 options sorted by key, and ``apply`` runs the move and every automatic step after it
 until the next decision (or the end: a 15-VP win, C2, or the turn cap).
@@ -66,7 +66,7 @@ from tribes.games.rise_of_tribes.moves import (
     UseWalls,
     VolcanoLoss,
 )
-from tribes.games.rise_of_tribes.rules import actions, conflict, events, goals, setup, turn
+from tribes.games.rise_of_tribes.rules import actions, conflict, dice, events, goals, setup, turn
 from tribes.games.rise_of_tribes.rules.board import Board, GameWon
 from tribes.games.rise_of_tribes.state import NOBODY, State, Step
 
@@ -90,7 +90,7 @@ OPTIONS: dict[Step, Callable[[State], list[Move]]] = {
     Step.CHIEFTAIN_BID: events.chieftain_bid_moves,
     Step.CHIEFTAIN_GIVE: events.chieftain_give_moves,
     Step.ABANDONED_VILLAGE: events.abandoned_village_moves,
-    Step.ACTION: actions.action_moves,
+    Step.ACTION: dice.action_moves,
     Step.GROW: actions.grow_moves,
     Step.MOVE_SELECT: actions.move_select_moves,
     Step.MOVE_COUNT: actions.move_count_moves,
@@ -163,11 +163,11 @@ def _dispatch(b: Board, move: Move) -> None:
         case AVPass():
             events.apply_abandoned_village(b, None)
         case AssignDie(face=face, action=action):
-            actions.apply_assign(b, face, action)
+            dice.apply_assign(b, face, action)
         case SpendDie(face=face, target=target):
-            actions.apply_spend(b, face, target)
+            dice.apply_spend(b, face, target)
         case CunningReroll(face=face):
-            actions.apply_reroll(b, face)
+            dice.apply_reroll(b, face)
         case GrowPlace(hex=h):
             actions.apply_grow_place(b, at[h])
         case GrowDone():

@@ -1,42 +1,29 @@
-"""Step 3: dice on the Action Board and the four actions (spec §3.3, §5.5, §8.1-§8.3).
+"""Step 3: the four actions, GROW, MOVE, GATHER and LEAD (spec §5.5, §8.2, §8.4, §8.13-§8.26).
 
-``AssignDie`` pushes the die into slot 1 of the action's column (the slot-3 die falls
-into the next roll pool), reads the tier from the three dice now there and starts the
-action; each action is a short sequence of small decisions kept in
-``State.action``, resolved completely before the next die (§8.2). ``SpendDie`` (Mammoth,
-Tiger) and the house rule Cunning are the other uses of a die. When both dice are used,
-Step 4 begins.
+Each action starts from its tier and power (``START``, called by ``dice`` once the die is
+placed) and is a short sequence of small decisions kept in ``State.action``, resolved
+completely before the next die (§8.2); ``next_die`` then asks for the next die or, when
+both are used, starts Step 4.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from tribes.engine.rng import Rng
 from tribes.games.rise_of_tribes.cards import EVENT_CARD, Event, Goal
 from tribes.games.rise_of_tribes.data import (
-    ACTION_NAME,
-    ACTION_POWER,
     ACTIONS,
-    DIE_FACES,
     GATHER_YIELD,
-    MAMMOTH_HUNT_FOOD,
-    MAMMOTH_HUNT_VP,
-    MAMMOTH_HUNTERS,
-    MAMMOTH_TAME_FOOD,
-    MAMMOTH_TAME_VP,
     PRODUCES,
     RES_INDEX,
     RESOURCES,
-    TIGER_HUNT_VP,
     Action,
     Face,
     Power,
     Resource,
-    SpendTarget,
     Terrain,
     Tier,
-    tier_of,
 )
 from tribes.games.rise_of_tribes.maps import geometry
 from tribes.games.rise_of_tribes.moves import (
@@ -45,9 +32,7 @@ from tribes.games.rise_of_tribes.moves import (
     LEAD_DRAW,
     MOVE_SKIP,
     AmbushRemove,
-    AssignDie,
     BasketryBonus,
-    CunningReroll,
     DiscoveryTake,
     GatherHex,
     GrowPlace,
@@ -55,7 +40,6 @@ from tribes.games.rise_of_tribes.moves import (
     MoveCount,
     MoveSelect,
     RecycleGoal,
-    SpendDie,
 )
 from tribes.games.rise_of_tribes.rules import conflict
 from tribes.games.rise_of_tribes.rules.board import Board
@@ -75,10 +59,6 @@ _PLENTIFUL = {
 }
 
 
-def start_actions(b: Board) -> None:
-    b.ask(Step.ACTION, b.active)
-
-
 def next_die(b: Board) -> None:
     """The action is over: the next die, or Step 4 when both are used (§8.2)."""
     b.action = None
@@ -87,116 +67,6 @@ def next_die(b: Board) -> None:
         b.ask(Step.ACTION, b.active)
     else:
         conflict.start(b)
-
-
-def _without(dice: tuple[Face, ...], face: Face) -> tuple[Face, ...]:
-    i = dice.index(face)
-    return dice[:i] + dice[i + 1 :]
-
-
-# -- choosing a die's use (§5.5) ----------------------------------------------------------------
-
-
-def action_moves(state: State) -> list[Move]:
-    turn = state.turn
-    assert turn is not None
-    seat = state.active
-    player = state.players[seat]
-    faces = [f for f in _FACES if f in turn.dice_left]
-    focused = player.power is Power.FOCUSED_EFFORT
-    open_actions = [a for a in ACTIONS if focused or a not in turn.actions_taken]
-    moves: list[Move] = [AssignDie(f, a) for f in faces for a in open_actions]
-    targets = []
-    mammoth = state.mammoth_hex
-    if mammoth != NOBODY and state.members[mammoth][seat] >= MAMMOTH_HUNTERS:
-        targets.append(SpendTarget.MAMMOTH_HUNT)
-        if player.resources[0] >= MAMMOTH_TAME_FOOD:
-            targets.append(SpendTarget.MAMMOTH_TAME)
-    if state.tiger_hex != NOBODY and state.members[state.tiger_hex][seat]:
-        targets.append(SpendTarget.TIGER_HUNT)
-    moves.extend(SpendDie(f, t) for f in faces for t in targets)
-    if player.power is Power.CUNNING and not turn.cunning_used and turn.dice_used == 0:
-        moves.extend(CunningReroll(f) for f in faces)
-    return moves
-
-
-def apply_reroll(b: Board, face: Face) -> None:
-    """(house) Cunning: the new face never triggers an event (§3.5)."""
-    assert b.turn is not None
-    rng = Rng(b.rng)
-    new = DIE_FACES[rng.below(len(DIE_FACES))]
-    b.rng = rng.state
-    dice = b.turn.dice_left
-    i = dice.index(face)
-    b.turn = replace(b.turn, dice_left=(*dice[:i], new, *dice[i + 1 :]), cunning_used=True)
-    b.log(f"seat {b.active} rerolls a {face.name} die: {new.name}")
-
-
-def apply_spend(b: Board, face: Face, target: SpendTarget) -> None:
-    """The die goes straight to the next pool; the card leaves play (§5.5, E5, E10)."""
-    assert b.turn is not None
-    seat = b.active
-    b.turn = replace(
-        b.turn, dice_left=_without(b.turn.dice_left, face), dice_used=b.turn.dice_used + 1
-    )
-    b.pool = (*b.pool, face)
-    if target is SpendTarget.TIGER_HUNT:
-        b.remove(b.tiger_hex, seat, 1)
-        b.discard_slot(b.slot_of(Event.SABERTOOTH_TIGER))
-        b.log(f"seat {seat} hunts the tiger")
-        b.award(seat, TIGER_HUNT_VP, source="events")
-    else:
-        b.discard_slot(b.slot_of(Event.MAMMOTH))
-        if target is SpendTarget.MAMMOTH_HUNT:
-            b.gain(seat, food=MAMMOTH_HUNT_FOOD)
-            b.log(f"seat {seat} hunts the mammoth")
-            b.award(seat, MAMMOTH_HUNT_VP, source="events")
-        else:
-            b.pay(seat, (MAMMOTH_TAME_FOOD, 0, 0))
-            b.set_player(seat, replace(b.players[seat], mammoth_tamed=True))
-            b.log(f"seat {seat} tames the mammoth")
-            b.award(seat, MAMMOTH_TAME_VP, source="events")
-    next_die(b)
-
-
-def apply_assign(b: Board, face: Face, action: Action) -> None:
-    """Push the die into slot 1, read the tier (§3.3), start the action."""
-    assert b.turn is not None
-    seat = b.active
-    turn = b.turn
-    b.turn = replace(
-        turn,
-        dice_left=_without(turn.dice_left, face),
-        dice_used=turn.dice_used + 1,
-        actions_taken=(*turn.actions_taken, action),
-    )
-    index = _ROW[action]
-    old = b.rows[index]
-    row = (face, old[0], old[1])
-    b.rows = (*b.rows[:index], row, *b.rows[index + 1 :])
-    b.pool = (*b.pool, old[2])
-    tier = tier_of(row)
-    if tier is Tier.MOON and b.has_power(seat, Power.LIGHT_IN_THE_DARK):
-        tier = Tier.DEFAULT
-    power = ACTION_POWER[action][tier]
-    b.log(f"seat {seat} takes {ACTION_NAME[action]} at the {tier.name} tier")
-    completed = b.players[seat].completed
-    if action is Action.GROW:
-        _start_grow(b, tier, power + (Goal.FIRE in completed) + b.has_power(seat, Power.FARMING))
-    elif action is Action.MOVE:
-        power += b.has_power(seat, Power.PATHFINDER)
-        b.action = ActionState(action, tier, power, (), (), 0, NOBODY, NOBODY)
-        b.ask(Step.MOVE_SELECT, seat)
-    elif action is Action.GATHER:
-        b.action = ActionState(action, tier, power, (), (), 0, NOBODY, NOBODY)
-        if _gather_hexes(b, b.action.hexes):
-            b.ask(Step.GATHER, seat)
-        else:
-            _end_gather(b)
-    else:
-        power += Goal.CAVE_PAINTING in completed
-        b.action = ActionState(action, tier, power, (), (), 0, NOBODY, NOBODY)
-        b.ask(Step.LEAD, seat)
 
 
 # -- GROW ---------------------------------------------------------------------------------------
@@ -512,3 +382,42 @@ def apply_lead_draw(b: Board) -> None:
     b.set_player(seat, replace(player, goal_deck=deck, in_progress=(*player.in_progress, *drawn)))
     b.log(f"seat {seat} draws {len(drawn)} goal cards")
     next_die(b)
+
+
+def start_move(b: Board, tier: Tier, power: int) -> None:
+    """MOVE power M (+1 Pathfinder, house); Oxen, Canoe and Wayfarers change reach only."""
+    power += b.has_power(b.active, Power.PATHFINDER)
+    b.action = ActionState(Action.MOVE, tier, power, (), (), 0, NOBODY, NOBODY)
+    b.ask(Step.MOVE_SELECT, b.active)
+
+
+def start_gather(b: Board, tier: Tier, power: int) -> None:
+    """GATHER H hexes; ends at once when no own hex may be gathered."""
+    b.action = ActionState(Action.GATHER, tier, power, (), (), 0, NOBODY, NOBODY)
+    if _gather_hexes(b, ()):
+        b.ask(Step.GATHER, b.active)
+    else:
+        _end_gather(b)
+
+
+def start_lead(b: Board, tier: Tier, power: int) -> None:
+    """LEAD L cards (+1 with Cave Painting)."""
+    power += Goal.CAVE_PAINTING in b.players[b.active].completed
+    b.action = ActionState(Action.LEAD, tier, power, (), (), 0, NOBODY, NOBODY)
+    b.ask(Step.LEAD, b.active)
+
+
+def start_grow(b: Board, tier: Tier, power: int) -> None:
+    """GROW N = power + Fire + (house) Farming + 2 under Mild Winter."""
+    seat = b.active
+    power += (Goal.FIRE in b.players[seat].completed) + b.has_power(seat, Power.FARMING)
+    _start_grow(b, tier, power)
+
+
+#: How each action begins once its die is placed and its tier read (§5.5).
+START: dict[Action, Callable[[Board, Tier, int], None]] = {
+    Action.GROW: start_grow,
+    Action.MOVE: start_move,
+    Action.GATHER: start_gather,
+    Action.LEAD: start_lead,
+}

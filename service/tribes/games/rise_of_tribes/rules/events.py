@@ -42,7 +42,7 @@ from tribes.games.rise_of_tribes.moves import (
     PlaceVolcano,
     VolcanoLoss,
 )
-from tribes.games.rise_of_tribes.rules import actions
+from tribes.games.rise_of_tribes.rules import dice
 from tribes.games.rise_of_tribes.rules.board import Board
 from tribes.games.rise_of_tribes.rules.query import (
     has_control,
@@ -68,7 +68,7 @@ def resume_roll(b: Board) -> None:
                 return
         elif not b.turn.draw_blocked and _draw(b):
             return
-    actions.start_actions(b)
+    dice.start_actions(b)
 
 
 def _any_doubles_clause(b: Board, index: int) -> bool:
