@@ -150,6 +150,8 @@ def test_illegal_moves_are_refused_with_a_reason_and_change_nothing() -> None:
         find_move(GAME, s, R, f"move:{key(s, 0)}:{key(s, 14)}")
     with pytest.raises(IllegalMoveError, match="not moved"):
         find_move(GAME, s, R, f"move:{key(s, 4)}:{key(s, 3)}")
+    with pytest.raises(IllegalMoveError, match="not a hex of the map"):
+        find_move(GAME, s, R, f"move:9,9:{key(s, 3)}")
 
 
 def test_illegal_goal_and_village_moves_explain_why() -> None:
@@ -298,3 +300,26 @@ def test_house_rules_are_named_in_descriptions() -> None:
     )
     assert "reroll:sun" in keys(s)
     assert "house rule" in GAME.describe(s, parse_move("reroll:sun"))
+
+
+@pytest.mark.parametrize(("seats", "options"), [(2, {"leaders": "house"}), (4, {})])
+def test_every_refusal_has_a_reason(seats: int, options: dict[str, str]) -> None:
+    """explain_illegal answers (never crashes) for any well-formed move not legal now."""
+    assert GAME.explain_illegal is not None
+    states = _states(seats, 60 + seats, options)
+    pool = {
+        m.key: m for st in states for seat in GAME.to_act(st) for m in GAME.legal_moves(st, seat)
+    }
+    pool["grow:9,9"] = parse_move("grow:9,9")
+    pool["move:9,9:2,0"] = parse_move("move:9,9:2,0")
+    pool["move:2,0:9,9"] = parse_move("move:2,0:9,9")
+    pool["evade:9,9:1"] = parse_move("evade:9,9:1")
+    for state in states[::25]:
+        seat = GAME.to_act(state)
+        if not seat:
+            continue
+        legal = {m.key for m in GAME.legal_moves(state, seat[0])}
+        for key_text, move in pool.items():
+            if key_text not in legal:
+                reason = GAME.explain_illegal(state, seat[0], move)
+                assert reason.strip(), key_text

@@ -169,16 +169,17 @@ def _hex(state: State, coord: Hex) -> int:
 def _specific(state: State, seat: int, move: Move) -> str:
     player = state.players[seat]
     geo = geometry(state.seats)
-    coord = getattr(move, "hex", None) or getattr(move, "pair_hex", None)
-    if isinstance(coord, Hex) and _hex(state, coord) == NOBODY:
-        return f"({coord.text}) is not a hex of the map"
+    for name in ("hex", "pair_hex", "single_hex", "from_hex", "to_hex"):
+        coord = getattr(move, name, None)
+        if isinstance(coord, Hex) and _hex(state, coord) == NOBODY:
+            return f"({coord.text}) is not a hex of the map"
     match move:
         case ChoosePower(power=power) if power not in _own_powers(state, seat):
             return f"{POWER_RULE[power].name} is not one of your tribe's two powers"
         case PlaceStart(hex=h) | PlaceStartSplit(pair_hex=h) if any(state.members[_hex(state, h)]):
             return "another player's tribe members are already there"
         case PlaceStartSplit(pair_hex=a, single_hex=b):
-            if _hex(state, b) == NOBODY or not geo.adjacent(_hex(state, a), _hex(state, b)):
+            if not geo.adjacent(_hex(state, a), _hex(state, b)):
                 return "the two hexes must be adjacent"
             return "another player's tribe members are already there"
         case AssignDie(face=face, action=action):
@@ -200,8 +201,6 @@ def _specific(state: State, seat: int, move: Move) -> str:
             return "GROW places only into hexes that held your members when it began"
         case MoveSelect(from_hex=a, to_hex=b):
             origin, target = _hex(state, a), _hex(state, b)
-            if target == NOBODY:
-                return f"({b.text}) is not a hex of the map"
             turn = state.turn
             assert turn is not None
             if state.members[origin][seat] <= turn.moved[origin]:

@@ -266,28 +266,43 @@ def event_catalogue(event_set: EventSet) -> tuple[EventCardView, ...]:
     )
 
 
-def _hexes(state: State) -> tuple[HexView, ...]:
-    geo = geometry(state.seats)
-    near = volcano_neighbours(state.seats, state.volcano)
-    moved = state.turn.moved if state.turn is not None else (0,) * geo.size
+@cache
+def _hex_statics(seats: int) -> tuple[tuple[Hex, tuple[Hex, ...]], ...]:
+    """Each hex's coordinate and neighbours (fixed per layout)."""
+    geo = geometry(seats)
     return tuple(
-        HexView(
-            id=h,
-            coord=geo.hexes[h],
-            terrain=state.terrain[h],
-            neighbours=tuple(geo.hexes[n] for n in geo.neighbours[h]),
-            members=row,
-            member_total=sum(row),
-            village_owner=_seat(state.villages[h]),
-            invaders=state.invaders if h == state.invader_hex else 0,
-            mammoth=h == state.mammoth_hex,
-            tiger=h == state.tiger_hex,
-            next_to_volcano=h in near,
-            gather_options=gather_types(state.terrain[h], h in near),
-            moved_this_turn=moved[h],
-        )
-        for h, row in enumerate(state.members)
+        (c, tuple(geo.hexes[n] for n in geo.neighbours[h])) for h, c in enumerate(geo.hexes)
     )
+
+
+def _hexes(state: State) -> tuple[HexView, ...]:
+    near = volcano_neighbours(state.seats, state.volcano)
+    moved = state.turn.moved if state.turn is not None else (0,) * len(state.members)
+    statics = _hex_statics(state.seats)
+    inv_hex, mammoth, tiger = state.invader_hex, state.mammoth_hex, state.tiger_hex
+    out = []
+    for h, row in enumerate(state.members):
+        coord, neighbours = statics[h]
+        terrain = state.terrain[h]
+        owner = state.villages[h]
+        out.append(
+            HexView(
+                id=h,
+                coord=coord,
+                terrain=terrain,
+                neighbours=neighbours,
+                members=row,
+                member_total=sum(row),
+                village_owner=None if owner == NOBODY else owner,
+                invaders=state.invaders if h == inv_hex else 0,
+                mammoth=h == mammoth,
+                tiger=h == tiger,
+                next_to_volcano=h in near,
+                gather_options=gather_types(terrain, h in near),
+                moved_this_turn=moved[h],
+            )
+        )
+    return tuple(out)
 
 
 def _players(state: State) -> tuple[PlayerView, ...]:
