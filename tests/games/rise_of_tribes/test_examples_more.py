@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
+
+import pytest
 
 from tests.games.rise_of_tribes.fixtures import (
     B,
@@ -20,7 +23,8 @@ from tests.games.rise_of_tribes.fixtures import (
     to_conflict,
     top,
 )
-from tribes.engine.driver import new_game
+from tribes.engine import IllegalMoveError
+from tribes.engine.driver import new_game, play
 from tribes.games.rise_of_tribes import GAME
 from tribes.games.rise_of_tribes.cards import GOAL_CARD, Event, Goal
 from tribes.games.rise_of_tribes.data import (
@@ -37,6 +41,7 @@ from tribes.games.rise_of_tribes.data import (
     Tier,
     Tribe,
 )
+from tribes.games.rise_of_tribes.keys import parse_move
 from tribes.games.rise_of_tribes.maps import Hex
 from tribes.games.rise_of_tribes.rules.query import gather_types, volcano_neighbours
 from tribes.games.rise_of_tribes.state import NOBODY, State, Step
@@ -283,3 +288,37 @@ def test_ex25_lakes_are_those_of_the_example() -> None:
     assert [h for h, t in enumerate(s.terrain) if t is Terrain.LAKE] == [3, 6, 9, 13, 14]
     assert hx(s, 0) == Hex(2, 0)
     assert GOAL_CARD[Goal.OXEN].id == "D2"
+
+
+def test_example_rejections_leave_the_state_unchanged() -> None:
+    """Ex 17, 20, 21: the moves the examples call illegal are refused, the state untouched."""
+    deck = goals("A1", "D2", "D6", "A8", "D1", "D3", "D4", "D7", "A2", "A5", "A6", "A4")
+    lead = build(
+        seats=3,
+        members={0: {R: 1}, 1: {R: 1}},
+        villages={0: R, 1: R},
+        in_progress={R: goals("D5", "A3", "A7")},
+        decks={R: deck},
+        dice="-",
+        pool="S",
+    )
+    lead = do(lead, "assign:blank:lead", "recycle:wanderers", "recycle:raiders")
+    village = build(
+        members={4: {R: 1}},
+        tribes={R: Tribe.KAHA, 3: Tribe.DABA},
+        resources={R: (4, 3, 3)},
+        in_progress={R: goals("D1")},
+        step=Step.GOALS,
+    )
+    village = do(village, "complete:basketry")
+    setup = do(new_game(GAME, 4, {}, 21), f"start:{key(4, 3)}")
+    for state, refused, reason in (
+        (lead, "recycle:fire", "only 2 card"),
+        (village, f"village:{key(village, 4)}", "cannot pay"),
+        (setup, f"start:{key(4, 3)}", "already there"),
+    ):
+        before = copy.deepcopy(state)
+        seat = GAME.to_act(state)[0]
+        with pytest.raises(IllegalMoveError, match=reason):
+            play(GAME, state, seat, parse_move(refused))
+        assert state == before
