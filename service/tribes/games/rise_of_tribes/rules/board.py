@@ -133,6 +133,9 @@ class Board:
             log = (*old.log, *self._log)[-LOG_LIMIT:]
         villages = tuple(self.villages)
         slots = tuple(self.slots)
+        players = old.players
+        if any(a is not b for a, b in zip(self.players, players, strict=True)):
+            players = tuple(self.players)
         return State(
             seats=self.n,
             event_set=self.event_set,
@@ -148,7 +151,7 @@ class Board:
             volcano=self.volcano,
             rows=self.rows,
             pool=self.pool,
-            players=tuple(self.players),
+            players=players,
             event_deck=self.event_deck,
             event_discard=self.event_discard,
             slots=old.slots if slots == old.slots else slots,
