@@ -8,7 +8,7 @@ STAMP  := .make
 PROTOS := $(shell find protos tests -name '*.proto' 2>/dev/null)
 GEN    := service/tribes/v1/.generated
 
-.PHONY: install protos run test soak lint format bench clean
+.PHONY: install protos game-protos run test soak lint format bench clean
 
 install: $(STAMP)/installed $(GEN)
 
@@ -24,6 +24,11 @@ protos: $(GEN)
 $(GEN): $(STAMP)/installed $(PROTOS) deploy/scripts/gen_protos.py
 	$(PY) deploy/scripts/gen_protos.py
 	@touch $@
+
+# the .proto of each game whose wire is derived from its dataclasses (tribes.wire.auto)
+game-protos: install
+	$(PY) -m tribes.wire.protogen tribes.games.tribes_early_civilization TribesEarlyCivilization protos/tribes/v1/tribes_early_civilization.proto
+	$(PY) -m tribes.wire.protogen tribes.games.rise_of_tribes RiseOfTribes protos/tribes/v1/rise_of_tribes.proto
 
 run: install
 	$(PY) -m tribes

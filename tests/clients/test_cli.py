@@ -125,3 +125,19 @@ def test_play_fate_of_akalon(process: ServerProcess, tmp_path: pathlib.Path) -> 
     assert played.returncode == 0, played.stderr
     assert "fate_of_akalon, 2 seats" in played.stdout
     assert "finished" in played.stdout and "result:" in played.stdout
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"), [("tribes_early_civilization", "3"), ("rise_of_tribes", "4")]
+)
+def test_play_the_newer_games(
+    process: ServerProcess, tmp_path: pathlib.Path, game: str, seats: str
+) -> None:
+    """`tribes play <game> --seats N` plays Tribes: Early Civilization and Rise of Tribes
+    to a result through the CLI."""
+    played = tribes(
+        process, tmp_path / "s.json", "play", game, "--seats", seats, "--quiet", "--seed", "5"
+    )
+    assert played.returncode == 0, played.stderr
+    assert f"{game}, {seats} seats" in played.stdout
+    assert "finished" in played.stdout and "result:" in played.stdout

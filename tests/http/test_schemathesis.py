@@ -29,7 +29,7 @@ CHECKS = ",".join(
 
 
 async def test_schemathesis_finds_no_server_error_and_no_schema_break(
-    redis_url: str, redis_prefix: str
+    redis_url: str, redis_prefix: str, tmp_path: pathlib.Path
 ) -> None:
     """The whole generated run passes (exit status 0)."""
     store = RedisStore(redis_url, prefix=redis_prefix)
@@ -52,6 +52,7 @@ async def test_schemathesis_finds_no_server_error_and_no_schema_break(
             "1",
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            cwd=tmp_path,  # its caches and reports stay out of the tree
         )
         output, _ = await process.communicate()
     text = output.decode(errors="replace")

@@ -52,6 +52,8 @@ class Catalog:
 BUILTIN: tuple[tuple[str, str], ...] = (
     ("tribes.games.five_tribes", "tribes.wire.five_tribes"),
     ("tribes.games.fate_of_akalon", "tribes.wire.fate_of_akalon"),
+    ("tribes.games.tribes_early_civilization", "tribes.wire.tribes_early_civilization"),
+    ("tribes.games.rise_of_tribes", "tribes.wire.rise_of_tribes"),
 )
 
 
