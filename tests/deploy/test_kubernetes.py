@@ -9,6 +9,7 @@ between the Deployment, its Services, the autoscaler, the budget and the network
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,42 @@ def test_schema_validation_rejects_a_misspelled_field(tmp_path: Path) -> None:
     result = run(tool("kubernetes-validate"), "--strict", "--quiet", "-k", VERSIONS[0], str(broken))
     assert result.returncode != 0
     assert "readyProbe" in result.stdout + result.stderr
+
+
+def test_kustomize_renders_the_base_and_the_result_validates(tmp_path: Path) -> None:
+    """`kubectl kustomize` builds the base into exactly its resources, which validate."""
+    result = run(tool("kubectl"), "kustomize", str(BASE))
+    assert result.returncode == 0, result.stderr
+    rendered = tmp_path / "rendered.yaml"
+    rendered.write_text(result.stdout)
+    built = {(doc["kind"], doc["metadata"]["name"]) for doc in documents(rendered)}
+    assert built == set(resources())
+    check = run(
+        tool("kubernetes-validate"), "--strict", "--quiet", "-k", VERSIONS[-1], str(rendered)
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_an_overlay_sets_namespace_and_image_as_the_readme_says(tmp_path: Path) -> None:
+    """An overlay with `namespace:` and `images:` moves every resource and retags the pods."""
+    overlay = tmp_path / "overlay"
+    overlay.mkdir()
+    (overlay / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\n"
+        "kind: Kustomization\n"
+        "namespace: play\n"
+        f"resources: [{os.path.relpath(BASE, overlay)}]\n"
+        "images: [{name: tribes, newName: registry.example/tribes, newTag: 1.2.3}]\n"
+    )
+    result = run(tool("kubectl"), "kustomize", str(overlay))
+    assert result.returncode == 0, result.stderr
+    rendered = tmp_path / "rendered.yaml"
+    rendered.write_text(result.stdout)
+    docs = documents(rendered)
+    assert {doc["metadata"]["namespace"] for doc in docs} == {"play"}
+    (deployed,) = [doc for doc in docs if doc["kind"] == "Deployment"]
+    (box,) = deployed["spec"]["template"]["spec"]["containers"]
+    assert box["image"] == "registry.example/tribes:1.2.3"
 
 
 def test_kustomization_lists_every_manifest_and_no_secret() -> None:
