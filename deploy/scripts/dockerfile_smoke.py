@@ -99,6 +99,7 @@ class Image:
     workdir: str = "/"
     user: str = ""
     entrypoint: list[str] = field(default_factory=list)
+    cmd: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
 
     def path(self, image_path: str) -> Path:
@@ -155,12 +156,17 @@ def ignore_patterns() -> list[str]:
 
 
 def is_ignored(relative: str, patterns: list[str]) -> bool:
+    """Docker's rule: a pattern names a path from the context root; `**/` any depth.
+
+    (A matched directory is not descended into, so its contents go with it.)
+    """
+    parts = relative.split("/")
     for pattern in patterns:
-        bare = pattern.removeprefix("**/")
-        parts = relative.split("/")
-        if fnmatch.fnmatch(relative, pattern) or any(
-            fnmatch.fnmatch("/".join(parts[i:]), bare) for i in range(len(parts))
-        ):
+        if pattern.startswith("**/"):
+            bare = pattern.removeprefix("**/")
+            if any(fnmatch.fnmatch("/".join(parts[i:]), bare) for i in range(len(parts))):
+                return True
+        elif fnmatch.fnmatch(relative, pattern.strip("/")):
             return True
     return False
 
@@ -272,6 +278,7 @@ def build(image: Image, instructions: list[Instruction]) -> None:
             step_from(image, step.args)
             image.workdir = "/"
             final_copies = []
+            image.entrypoint, image.cmd = [], []  # a new stage starts from its base
         elif step.keyword == "WORKDIR":
             image.workdir = os.path.join(image.workdir, step.args)
             image.path(image.workdir).mkdir(parents=True, exist_ok=True)
@@ -285,8 +292,10 @@ def build(image: Image, instructions: list[Instruction]) -> None:
         elif step.keyword == "USER":
             image.user = step.args
             check_user_can_read(image, final_copies)
-        elif step.keyword in ("ENTRYPOINT", "CMD"):
+        elif step.keyword == "ENTRYPOINT":
             image.entrypoint = _exec_form(step.args)
+        elif step.keyword == "CMD":
+            image.cmd = _exec_form(step.args)
         elif step.keyword in ("EXPOSE", "LABEL", "ARG", "HEALTHCHECK", "STOPSIGNAL"):
             pass  # metadata: nothing to perform
         else:
@@ -315,9 +324,14 @@ def start_and_check(image: Image, redis_url: str | None, redis_prefix: str) -> i
     env.update(TRIBES_TOKEN_SECRET=os.urandom(16).hex(), HOME=str(image.root.parent))
     if redis_url:
         env.update(REDIS_URL=redis_url, TRIBES_REDIS_PREFIX=redis_prefix)
-    program = shutil.which(image.entrypoint[0], path=env["PATH"])
+    # Docker's rule: CMD gives ENTRYPOINT its arguments, or is the command without one
+    command = [*image.entrypoint, *image.cmd]
+    if not command:
+        print("neither ENTRYPOINT nor CMD: nothing to start")
+        return 1
+    program = shutil.which(command[0], path=env["PATH"])
     if program is None:
-        print(f"ENTRYPOINT {image.entrypoint[0]} is not on the image's PATH")
+        print(f"{command[0]} is not on the image's PATH")
         return 1
     print(
         f"start: {program} (loopback, ports {ports}, store: {'Redis' if redis_url else 'embedded'})"
@@ -325,7 +339,7 @@ def start_and_check(image: Image, redis_url: str | None, redis_prefix: str) -> i
     log_path = image.root.parent / "server.log"
     log_file = log_path.open("wb")  # a file, not a pipe: a chatty server never blocks on it
     proc = subprocess.Popen(
-        [program, *image.entrypoint[1:]], env=env, cwd=image.root.parent, stderr=log_file
+        [program, *command[1:]], env=env, cwd=image.root.parent, stderr=log_file
     )
     try:
         # the image's own interpreter (first on its PATH), so the check uses what it installed

@@ -79,6 +79,19 @@ def test_smoke_moves_image_paths_under_its_root_and_keeps_system_paths(tmp_path:
     assert image.expand(image.rewrite("PATH=/opt/v/bin:$HOME")).startswith(f"PATH={tmp_path}/opt")
 
 
+def test_smoke_copies_what_the_dockerignore_lets_through() -> None:
+    """Generated code and caches stay out of the build context; sources go in."""
+    smoke = smoke_module()
+    patterns = smoke.ignore_patterns()
+    assert patterns, "deploy/Dockerfile.dockerignore is read"
+    for kept in ("service/tribes/server.py", "protos/tribes/v1/common.proto", "pyproject.toml"):
+        assert not smoke.is_ignored(kept, patterns), kept
+    for dropped in ("service/tribes/v1", "service/tribes/__pycache__", "clients/x.egg-info"):
+        assert smoke.is_ignored(dropped, patterns), dropped
+    # a pattern without **/ names a path from the context root only
+    assert smoke.is_ignored(".venv", patterns) and not smoke.is_ignored("service/.venv", patterns)
+
+
 def test_dockerfile_steps_build_a_server_that_serves(redis_url: str, redis_prefix: str) -> None:
     """The smoke script builds the venv from the Dockerfile, starts it, finds it SERVING."""
     result = run(
