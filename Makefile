@@ -33,8 +33,13 @@ game-protos: install
 run: install
 	$(PY) -m tribes
 
-test: install
+test: install $(STAMP)/tools
 	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 $(PYTEST_ARGS)
+
+# the validators tests/deploy runs (promtool, hadolint, kubernetes-validate, compose)
+$(STAMP)/tools: $(STAMP)/installed deploy/scripts/install-tools.sh deploy/scripts/tools-requirements.txt
+	PY=$(PY) deploy/scripts/install-tools.sh
+	@touch $@
 
 soak: install
 	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 -m soak --run-soak $(PYTEST_ARGS)

