@@ -27,9 +27,10 @@ const api = "tribes/v1";
 
 function python() {
   if (process.env.TRIBES_PYTHON) return process.env.TRIBES_PYTHON;
-  const venv = process.platform === "win32"
-    ? join(root, ".venv", "Scripts", "python.exe")
-    : join(root, ".venv", "bin", "python");
+  const venv =
+    process.platform === "win32"
+      ? join(root, ".venv", "Scripts", "python.exe")
+      : join(root, ".venv", "bin", "python");
   if (existsSync(venv)) return venv;
   return "python3";
 }
@@ -51,7 +52,10 @@ function includes(py) {
         `repository root first (or set TRIBES_PYTHON): ${err.message}`,
     );
   }
-  return out.trim().split("\n").map((line) => line.trim());
+  return out
+    .trim()
+    .split("\n")
+    .map((line) => line.trim());
 }
 
 function protoFiles(dir, base) {

@@ -9,14 +9,23 @@
  * {@link TribesError}.
  *
  *     const client = new TribesClient({ baseUrl: "http://127.0.0.1:8080" });
- *     const { game, seatTokens } = await client.createGame({ gameType: "five_tribes", seatCount: 2 });
+ *     const { game, seatTokens } = await client.createGame({
+ *       gameType: "five_tribes",
+ *       seatCount: 2,
+ *     });
  *     const seat0 = client.withToken(seatTokens[0]);
  *     let snap = await seat0.getGame(game.name);
  *     snap = await seat0.applyMove(game.name, { moveId: snap.legalMoves[0].id },
  *                                  { expectedVersion: snap.version });
  */
 
-import { create, type DescMessage, type JsonValue, type MessageShape, type Registry } from "@bufbuild/protobuf";
+import {
+  create,
+  type DescMessage,
+  type JsonValue,
+  type MessageShape,
+  type Registry,
+} from "@bufbuild/protobuf";
 
 import { ClientReason, Code, TribesError, errorOfResponse } from "./errors.js";
 import { JsonCodec } from "./json.js";
@@ -33,7 +42,6 @@ import {
   CreateGameResponseSchema,
   ListGameTypesResponseSchema,
   ListMovesResponseSchema,
-  type CreateGameResponse,
   type ListMovesResponse,
 } from "./gen/tribes/v1/game_service_pb.js";
 import {
@@ -90,6 +98,12 @@ export interface CreateGameParams extends MutationOptions {
 
 export type MoveChoice = { moveId: string; move?: undefined } | { move: Move; moveId?: undefined };
 
+/** A new game: its snapshot (as a spectator sees it) and `seatTokens[i]` for seat i. */
+export interface CreatedGame {
+  game: GameSnapshot;
+  seatTokens: string[];
+}
+
 export interface ApplyMoveOptions extends MutationOptions {
   /** The version the move was chosen against; 0 or absent = do not check. */
   expectedVersion?: bigint | number;
@@ -108,7 +122,8 @@ export function newRequestId(): string {
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
   const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const parts = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20)];
+  return [...parts, hex.slice(20)].join("-");
 }
 
 /** `games/{id}` (or a bare id) as the URL path of that game. */
@@ -153,6 +168,14 @@ interface Call<Desc extends DescMessage> {
   signal?: AbortSignal | undefined;
 }
 
+/** An attempt that failed, and how long the server asked to wait before the next. */
+class Failed {
+  constructor(
+    readonly error: TribesError,
+    readonly retryAfterMs?: number,
+  ) {}
+}
+
 export class TribesClient {
   readonly baseUrl: string;
   readonly token: string | undefined;
@@ -186,14 +209,14 @@ export class TribesClient {
   }
 
   /** A new game: its snapshot (as a spectator sees it) and one secret token per seat. */
-  async createGame(params: CreateGameParams): Promise<CreateGameResponse> {
+  async createGame(params: CreateGameParams): Promise<CreatedGame> {
     const request = create(CreateGameRequestSchema, {
       gameType: params.gameType,
       seatCount: params.seatCount,
       options: params.options ?? {},
       ...(params.seed === undefined ? {} : { seed: BigInt(params.seed) }),
     });
-    return this.call({
+    const reply = await this.call({
       method: "POST",
       path: "/v1/games",
       schema: CreateGameResponseSchema,
@@ -201,6 +224,15 @@ export class TribesClient {
       requestId: params.requestId ?? newRequestId(),
       signal: params.signal,
     });
+    if (reply.game === undefined) {
+      throw new TribesError({
+        httpStatus: 200,
+        code: Code.INTERNAL,
+        reason: ClientReason.BAD_RESPONSE,
+        message: "POST /v1/games: the answer has no game",
+      });
+    }
+    return { game: reply.game, seatTokens: reply.seatTokens };
   }
 
   /** The game as this client may see it, with its legal moves when it is to act. */
@@ -310,19 +342,19 @@ export class TribesClient {
     const retries = Math.max(0, this.options.retries ?? 3);
     const timeoutMs = this.options.timeoutMs ?? 10_000;
     const firstDelay = this.options.retryDelayMs ?? 200;
-    let failure: TribesError | undefined;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) {
-        const backoff = firstDelay * 2 ** (attempt - 1);
-        await delay(backoff / 2 + Math.random() * (backoff / 2), call.signal);
-      }
+    let wait = 0;
+    for (let attempt = 0; ; attempt++) {
+      if (wait > 0) await delay(wait, call.signal);
       const outcome = await this.attempt(call, url, headers, body, timeoutMs);
-      if (!(outcome instanceof TribesError)) return outcome;
-      const again = outcome.httpStatus === 0 || retryable(outcome.httpStatus);
-      if (!again) throw outcome;
-      failure = outcome;
+      if (!(outcome instanceof Failed)) return outcome;
+      const { error } = outcome;
+      const again = error.httpStatus === 0 || retryable(error.httpStatus);
+      if (!again || attempt >= retries) throw error;
+      // jittered exponential backoff, or longer when the server asks for it
+      const backoff = firstDelay * 2 ** attempt;
+      wait = Math.max(backoff / 2 + Math.random() * (backoff / 2), outcome.retryAfterMs ?? 0);
+      wait = Math.min(wait, 10_000);
     }
-    throw failure as TribesError;
   }
 
   /** One attempt: the parsed answer, or the TribesError it failed with. */
@@ -332,7 +364,7 @@ export class TribesClient {
     headers: Record<string, string>,
     body: string | undefined,
     timeoutMs: number,
-  ): Promise<MessageShape<Desc> | TribesError> {
+  ): Promise<MessageShape<Desc> | Failed> {
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(call.signal?.reason);
     if (call.signal?.aborted) throw call.signal.reason;
@@ -345,15 +377,18 @@ export class TribesClient {
             controller.abort();
           }, timeoutMs)
         : undefined;
-    const failed = (reason: string, code: number, cause: unknown): TribesError =>
-      new TribesError({
-        httpStatus: 0,
-        code,
-        reason,
-        message: `${call.method} ${call.path}: ${String(cause)}`.slice(0, 300),
-        requestId: call.requestId,
-        cause,
-      });
+    const what = `${call.method} ${call.path}`;
+    const failed = (reason: string, code: number, cause: unknown): Failed =>
+      new Failed(
+        new TribesError({
+          httpStatus: 0,
+          code,
+          reason,
+          message: `${what}: ${String(cause)}`.slice(0, 300),
+          requestId: call.requestId,
+          cause,
+        }),
+      );
     try {
       let response: Response;
       let text: string;
@@ -372,9 +407,7 @@ export class TribesClient {
       }
       if (!response.ok) {
         const error = errorOfResponse(response.status, response.statusText, text, call.requestId);
-        const wait = retryAfter(response);
-        if (wait !== undefined && retryable(response.status)) await delay(Math.min(wait, 10_000), call.signal);
-        return error;
+        return new Failed(error, retryAfter(response));
       }
       try {
         return this.codec.parse(call.schema, JSON.parse(text) as JsonValue);
@@ -383,7 +416,7 @@ export class TribesClient {
           httpStatus: response.status,
           code: Code.INTERNAL,
           reason: ClientReason.BAD_RESPONSE,
-          message: `${call.method} ${call.path}: the answer does not parse: ${String(cause)}`.slice(0, 300),
+          message: `${what}: the answer does not parse: ${String(cause)}`.slice(0, 300),
           requestId: call.requestId,
           cause,
         });

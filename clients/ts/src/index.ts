@@ -9,6 +9,7 @@ export {
   type ApplyMoveOptions,
   type CallOptions,
   type CreateGameParams,
+  type CreatedGame,
   type ListMovesOptions,
   type MoveChoice,
   type MutationOptions,

@@ -90,7 +90,11 @@ export class SseParser {
 
   private dispatch(events: SseEvent[]): void {
     if (this.data.length > 0) {
-      events.push({ event: this.eventType || "message", data: this.data.join("\n"), id: this.lastId });
+      events.push({
+        event: this.eventType || "message",
+        data: this.data.join("\n"),
+        id: this.lastId,
+      });
     }
     this.data = [];
     this.eventType = "";

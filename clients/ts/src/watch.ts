@@ -208,10 +208,13 @@ export async function* watchWithEventSource(
     wake?.();
   };
   const source = new Source(ctx.url(path, query));
-  source.addEventListener("snapshot", (e) => push({ kind: "snapshot", data: String(e.data), id: e.lastEventId }));
+  source.addEventListener("snapshot", (e) =>
+    push({ kind: "snapshot", data: String(e.data), id: e.lastEventId }),
+  );
   source.addEventListener("end", () => push({ kind: "end" }));
   source.addEventListener("error", (e) => {
-    if (typeof e.data === "string") push({ kind: "error", data: e.data }); // the server's
+    if (typeof e.data === "string")
+      push({ kind: "error", data: e.data }); // the server's
     else if (source.readyState === CLOSED) push({ kind: "closed" }); // it gave up
     // otherwise it is reconnecting by itself, with Last-Event-ID
   });

@@ -17,7 +17,14 @@ import {
   type GoofspielView,
 } from "./gen/tests/games/goofspiel/goofspiel_pb.js";
 import { startServer, type Server } from "./server.js";
-import { collect, goofspiel, goofspielRegistry, recordingFetch, round, type Sent } from "./support.js";
+import {
+  collect,
+  goofspiel,
+  goofspielRegistry,
+  recordingFetch,
+  round,
+  type Sent,
+} from "./support.js";
 
 let server: Server;
 let client: TribesClient;
@@ -50,7 +57,7 @@ test("listGameTypes lists every hosted game with its seat counts and options", a
 
 test("createGame returns the spectator's snapshot and one token per seat", async () => {
   const { created } = await goofspiel(client, 5);
-  const game = created.game!;
+  const game = created.game;
   assert.match(game.name, /^games\/[^/]+$/);
   assert.equal(game.version, 1n); // uint64 parsed as a bigint
   assert.equal(game.viewerSeat, -1);
@@ -65,11 +72,11 @@ test("createGame honours the seed: the same seed deals the same game", async () 
   const views = [];
   for (let i = 0; i < 2; i++) {
     const created = await client.createGame({ gameType: "five_tribes", seatCount: 2, seed: 42n });
-    views.push(created.game!.view);
+    views.push(created.game.view);
   }
   assert.deepEqual(views[0], views[1]);
   const created = await client.createGame({ gameType: "five_tribes", seatCount: 2, seed: 43 });
-  assert.notDeepEqual(created.game!.view, views[0]);
+  assert.notDeepEqual(created.game.view, views[0]);
 });
 
 test("getGame as a seat shows that seat's legal moves; as a spectator none", async () => {
@@ -91,7 +98,11 @@ test("getGame as a seat shows that seat's legal moves; as a spectator none", asy
 
 test("applyMove by move id plays the move and checks expectedVersion", async () => {
   const table = await goofspiel(client);
-  const after = await table.seats[0]!.applyMove(table.name, { moveId: "bid:2" }, { expectedVersion: 1n });
+  const after = await table.seats[0]!.applyMove(
+    table.name,
+    { moveId: "bid:2" },
+    { expectedVersion: 1n },
+  );
   assert.equal(after.version, 2n);
   assert.equal(after.viewerSeat, 0);
   assert.equal(goofView(after).myBid, 2);
@@ -116,12 +127,16 @@ test("applyMove with a typed plugin move, packed as an Any of the game's message
 
 test("applyMove echoes a hosted game's typed legal move back (Five Tribes)", async () => {
   const created = await client.createGame({ gameType: "five_tribes", seatCount: 2, seed: 7 });
-  const game = created.game!;
+  const game = created.game;
   const seat = client.withToken(created.seatTokens[game.toAct[0]!]);
   const mine = await seat.getGame(game.name);
   const legal = mine.legalMoves[0]!;
   assert.equal(legal.move?.game.case, "fiveTribes");
-  const after = await seat.applyMove(game.name, { move: legal.move }, { expectedVersion: mine.version });
+  const after = await seat.applyMove(
+    game.name,
+    { move: legal.move },
+    { expectedVersion: mine.version },
+  );
   assert.equal(after.version, mine.version + 1n);
   const [record] = await collect(client.allMoves(game.name));
   assert.equal(record?.moveId, legal.id);
@@ -147,7 +162,10 @@ test("listMoves pages the log; allMoves reads every page; bids stay face down in
     [2n, 3n],
   );
   assert.notEqual(first.nextPageToken, "");
-  const second = await client.listMoves(table.name, { pageSize: 2, pageToken: first.nextPageToken });
+  const second = await client.listMoves(table.name, {
+    pageSize: 2,
+    pageToken: first.nextPageToken,
+  });
   assert.deepEqual(
     second.moves.map((m) => m.version),
     [4n, 5n],
@@ -186,7 +204,7 @@ test("a spectator and the other seat see no pending bid; the bidder sees its own
 
 test("Five Tribes: a spectator sees no gold, a seat only its own", async () => {
   const created = await client.createGame({ gameType: "five_tribes", seatCount: 2, seed: 3 });
-  const name = created.game!.name;
+  const name = created.game.name;
   const players = async (c: TribesClient) => {
     const view = (await c.getGame(name)).view?.game;
     assert.equal(view?.case, "fiveTribes");
@@ -199,7 +217,7 @@ test("Five Tribes: a spectator sees no gold, a seat only its own", async () => {
   assert.equal(seat0[1]!.gold, undefined);
 });
 
-test("the seat token goes as a Bearer header; each mutating call has a fresh requestId", async () => {
+test("the token goes as a Bearer header; every mutating call has a fresh requestId", async () => {
   const sent: Sent[] = [];
   const recording = new TribesClient({ baseUrl: server.baseUrl, fetch: recordingFetch(sent) });
   const created = await recording.createGame({
@@ -209,8 +227,8 @@ test("the seat token goes as a Bearer header; each mutating call has a fresh req
   });
   const seat = recording.withToken(created.seatTokens[0]);
   assert.equal(seat.token, created.seatTokens[0]);
-  await seat.applyMove(created.game!.name, { moveId: "bid:1" });
-  await seat.getGame(created.game!.name);
+  await seat.applyMove(created.game.name, { moveId: "bid:1" });
+  await seat.getGame(created.game.name);
   assert.equal(sent[0]!.headers.get("Authorization"), null);
   assert.equal(sent[1]!.headers.get("Authorization"), `Bearer ${created.seatTokens[0]}`);
   const ids = sent.slice(0, 2).map((s) => JSON.parse(s.body!).requestId as string);

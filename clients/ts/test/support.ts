@@ -6,14 +6,14 @@
 
 import { createRegistry } from "@bufbuild/protobuf";
 
-import { TribesClient, type CreateGameResponse, type GameSnapshot } from "../src/index.js";
+import { TribesClient, type CreatedGame, type GameSnapshot } from "../src/index.js";
 import { file_tests_games_goofspiel_goofspiel } from "./gen/tests/games/goofspiel/goofspiel_pb.js";
 
 /** The test game's messages, for the `plugin` Any arms of Move and View. */
 export const goofspielRegistry = createRegistry(file_tests_games_goofspiel_goofspiel);
 
 export interface Table {
-  created: CreateGameResponse;
+  created: CreatedGame;
   name: string;
   seats: TribesClient[];
 }
@@ -27,7 +27,7 @@ export async function goofspiel(client: TribesClient, cards = 3, seed = 1): Prom
     seed,
   });
   const seats = created.seatTokens.map((token) => client.withToken(token));
-  return { created, name: created.game!.name, seats };
+  return { created, name: created.game.name, seats };
 }
 
 /** One round: both seats bid `card` (by move id); the snapshot after the second bid. */
@@ -44,10 +44,7 @@ export interface Sent {
 }
 
 /** A fetch that records every request before passing it on. */
-export function recordingFetch(
-  sent: Sent[],
-  inner: typeof fetch = globalThis.fetch,
-): typeof fetch {
+export function recordingFetch(sent: Sent[], inner: typeof fetch = globalThis.fetch): typeof fetch {
   return async (input, init) => {
     sent.push({
       url: String(input),
