@@ -104,18 +104,25 @@ export class SseParser {
 /**
  * The events of a response body, read with a reader (async iteration of a
  * ReadableStream is not in every browser). `onChunk` is called for every chunk, heartbeats
- * included, so a caller can tell a quiet stream from a dead one.
+ * included, so a caller can tell a quiet stream from a dead one. Aborting `signal` ends
+ * the events even when the body does not follow the fetch's own signal (a wrapped fetch).
  */
 export async function* readEvents(
   body: ReadableStream<Uint8Array>,
   parser: SseParser,
   onChunk: () => void = () => {},
+  signal?: AbortSignal,
 ): AsyncGenerator<SseEvent, void, undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder("utf-8");
+  // cancelling the reader settles a pending read() as done
+  const stop = (): void => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener("abort", stop, { once: true });
   try {
     for (;;) {
+      if (signal?.aborted) return;
       const { done, value } = await reader.read();
+      if (signal?.aborted) return;
       if (done) break;
       onChunk();
       yield* parser.feed(decoder.decode(value, { stream: true }));
@@ -123,6 +130,7 @@ export async function* readEvents(
     yield* parser.feed(decoder.decode());
     yield* parser.end();
   } finally {
+    signal?.removeEventListener("abort", stop);
     // the consumer stopped early (or the stream failed): release the connection
     reader.cancel().catch(() => {});
   }

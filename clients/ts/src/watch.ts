@@ -150,7 +150,7 @@ export async function* watchWithFetch(
         failure = error;
       } else {
         failure = networkError("the stream ended before its end event");
-        for await (const event of readEvents(response.body, parser, quiet)) {
+        for await (const event of readEvents(response.body, parser, quiet, connection.signal)) {
           if (event.event === "snapshot") {
             const snapshot = snapshotOf(ctx, event.data);
             lastId = event.id ?? String(snapshot.version);
@@ -175,6 +175,7 @@ export async function* watchWithFetch(
       signal?.removeEventListener("abort", onAbort);
       connection.abort();
     }
+    if (signal?.aborted) return;
     failures += 1;
     if (failures > ctx.maxReconnects) throw failure;
     const delay = parser.retry ?? ctx.reconnectDelayMs * 2 ** Math.min(failures - 1, 5);

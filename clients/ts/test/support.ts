@@ -131,6 +131,48 @@ export function droppingFetch(drops: number): typeof fetch {
   };
 }
 
+/**
+ * A fetch whose first `stalls` watch streams deliver their first event and then nothing,
+ * not even heartbeats, without closing, and without following the request's abort signal:
+ * a half-dead connection (a NAT that forgot it, a stuck proxy).
+ */
+export function stallingFetch(stalls: number): typeof fetch {
+  let stalled = 0;
+  return async (input, init) => {
+    const response = await globalThis.fetch(input, init);
+    if (!String(input).includes(":watch") || response.body === null || stalled >= stalls) {
+      return response;
+    }
+    stalled += 1;
+    const reader = response.body.getReader();
+    let first = true;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!first) return new Promise<void>(() => {}); // silence, forever
+        let seen = new Uint8Array(0);
+        while (indexOfBlankLine(seen) < 0) {
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          const joined = new Uint8Array(seen.length + value.length);
+          joined.set(seen);
+          joined.set(value, seen.length);
+          seen = joined;
+        }
+        first = false;
+        controller.enqueue(seen.slice(0, indexOfBlankLine(seen)));
+        await reader.cancel();
+      },
+      cancel: () => reader.cancel(),
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+}
+
+/** A text/event-stream response with the given body, as a server or proxy might send. */
+export function eventStream(text: string): Response {
+  return new Response(text, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+}
+
 function indexOfBlankLine(bytes: Uint8Array): number {
   for (let i = 0; i + 1 < bytes.length; i++) {
     if (bytes[i] === 10 && bytes[i + 1] === 10) return i + 2;
