@@ -97,7 +97,10 @@ class App:
             allow_seed=settings.allow_seed,
             cache_games=settings.cache_games,
             create_limit=RateLimit(
-                settings.create_rate, settings.create_burst, what="games created"
+                settings.create_rate,
+                settings.create_burst,
+                what="games created",
+                limit_loopback=settings.limit_loopback,
             ),
         )
         request_log = RequestLog(request_stream) if settings.log_requests else None

@@ -28,6 +28,7 @@
 | TRIBES_WORKERS                 | 1         | server processes on the port (needs REDIS_URL)  |
 | TRIBES_CREATE_RATE             | 5         | CreateGame per second per peer (0 = no limit)   |
 | TRIBES_CREATE_BURST            | 50        | CreateGame burst per peer                       |
+| TRIBES_LIMIT_LOOPBACK          | 0         | 1 = rate-limit loopback peers too (local proxy) |
 | TRIBES_MAX_GAMES               | 100000    | live games the embedded store may hold          |
 """
 
@@ -66,6 +67,7 @@ class Settings:
     workers: int = 1
     create_rate: float = 5.0
     create_burst: float = 50.0
+    limit_loopback: bool = False
     max_games: int = 100_000
 
     @classmethod
@@ -110,5 +112,6 @@ class Settings:
             workers=int(e.get("TRIBES_WORKERS", d.workers)),
             create_rate=float(e.get("TRIBES_CREATE_RATE", d.create_rate)),
             create_burst=float(e.get("TRIBES_CREATE_BURST", d.create_burst)),
+            limit_loopback=flag("TRIBES_LIMIT_LOOPBACK", d.limit_loopback),
             max_games=int(e.get("TRIBES_MAX_GAMES", d.max_games)),
         )

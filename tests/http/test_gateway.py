@@ -180,7 +180,9 @@ async def test_rate_limit_is_429() -> None:
     """RESOURCE_EXHAUSTED is HTTP 429."""
     from tribes.store.memory import MemoryStore
 
-    async with running_app(MemoryStore(), create_rate=0.001, create_burst=1) as app:
+    async with running_app(
+        MemoryStore(), create_rate=0.001, create_burst=1, limit_loopback=True
+    ) as app:
         async with aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http:
             body = {"gameType": "goofspiel", "seatCount": 2}
             assert (await call(http, "POST", "/v1/games", body))[0] == 200

@@ -229,7 +229,9 @@ async def test_a_respelled_seat_token_is_refused(stub: spb_grpc.GameServiceStub)
 
 async def test_create_game_is_rate_limited_per_peer() -> None:
     """A peer over its CreateGame budget gets RESOURCE_EXHAUSTED (RATE_LIMITED)."""
-    async with running_app(MemoryStore(), create_rate=0.001, create_burst=3) as app:
+    async with running_app(
+        MemoryStore(), create_rate=0.001, create_burst=3, limit_loopback=True
+    ) as app:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
             stub = spb_grpc.GameServiceStub(channel)
             for _ in range(3):
@@ -296,3 +298,21 @@ def test_json_of_the_log_line_is_valid_for_odd_input() -> None:
     log.flush()
     line = json.loads(stream.getvalue())
     assert len(line["game"]) <= 48 and line["code"] == "InvalidArgument"
+
+
+async def test_loopback_peers_are_not_rate_limited_by_default() -> None:
+    """Local tools and benchmarks on the same host create freely unless
+    TRIBES_LIMIT_LOOPBACK=1 (a deployment behind a local proxy)."""
+    async with running_app(MemoryStore(), create_rate=0.001, create_burst=1) as app:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+            stub = spb_grpc.GameServiceStub(channel)
+            for _ in range(5):
+                await create(stub, seed=None)
+
+
+def test_loopback_is_recognised_in_both_doors_spellings() -> None:
+    """gRPC peers (ipv4:/ipv6: with ports) and HTTP peers (bare addresses)."""
+    from tribes.core.quotas import is_loopback
+
+    assert all(map(is_loopback, ["ipv4:127.0.0.1:5000", "ipv6:[::1]:5000", "127.0.0.1", "::1"]))
+    assert not any(map(is_loopback, ["ipv4:10.0.0.7:5000", "ipv6:[2001:db8::1]:80", "8.8.8.8"]))

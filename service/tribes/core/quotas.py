@@ -5,6 +5,10 @@ average with bursts of ``burst`` (``TRIBES_CREATE_RATE``, ``TRIBES_CREATE_BURST`
 0 turns the limit off). Buckets are per replica: N replicas allow N times the rate, which
 bounds a flood without a store round trip per request. The table of buckets is bounded
 too: full buckets are forgotten first, since forgetting them changes nothing.
+
+Loopback peers (local tools, benchmarks, tests on the same host) are not limited unless
+``TRIBES_LIMIT_LOOPBACK=1`` — which a deployment whose callers all arrive through a proxy
+on the same host must set.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ class RateLimit:
         *,
         what: str,
         clock: Callable[[], float] = time.monotonic,
+        limit_loopback: bool = False,
     ) -> None:
+        self.limit_loopback = limit_loopback
         self.rate = rate
         self.burst = max(burst, 1.0)
         self.what = what
@@ -34,7 +40,7 @@ class RateLimit:
 
     def take(self, peer: str) -> None:
         """Spend one token of ``peer``'s bucket, or raise QuotaError (RESOURCE_EXHAUSTED)."""
-        if self.rate <= 0:
+        if self.rate <= 0 or (not self.limit_loopback and is_loopback(peer)):
             return
         now = self._clock()
         tokens, then = self._buckets.get(peer, (self.burst, now))
@@ -58,8 +64,17 @@ class RateLimit:
 
 
 def peer_host(peer: str) -> str:
-    """The address part of a peer (``ipv4:127.0.0.1:5000`` -> ``ipv4:127.0.0.1``)."""
+    """The address part of a peer (``ipv4:127.0.0.1:5000`` -> ``ipv4:127.0.0.1``; a bare
+    address, as the HTTP door gives it, stays as it is)."""
+    if peer.count(":") > 1 and not peer.startswith(("ipv4:", "ipv6:", "unix:")):
+        return peer  # a bare IPv6 address
     if peer.startswith("ipv6:["):
         return peer.split("]", 1)[0] + "]"
     head, _, tail = peer.rpartition(":")
     return head if head and tail.isdigit() else peer
+
+
+def is_loopback(peer: str) -> bool:
+    """A peer address (gRPC ``ipv4:127.0.0.1:5000`` or HTTP ``127.0.0.1``) on this host."""
+    host = peer_host(peer).removeprefix("ipv4:").removeprefix("ipv6:").strip("[]")
+    return host.startswith("127.") or host in ("::1", "localhost") or peer.startswith("unix:")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tribes.engine import MalformedMoveError
 
@@ -10,10 +10,10 @@ from tribes.engine import MalformedMoveError
 @dataclass(frozen=True, slots=True, order=True)
 class Bid:
     card: int
+    key: str = field(init=False, compare=False, repr=False)  # the canonical id, made once
 
-    @property
-    def key(self) -> str:
-        return f"bid:{self.card}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", f"bid:{self.card}")
 
 
 def parse_move(key: str) -> Bid:

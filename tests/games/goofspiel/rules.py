@@ -39,8 +39,17 @@ def to_act(state: State) -> tuple[int, ...]:
     return tuple(seat for seat, bid in enumerate(state.bids) if bid is None)
 
 
+_LEGAL: dict[tuple[int, ...], tuple[Bid, ...]] = {}  # hand -> its bids sorted by key
+
+
 def legal_moves(state: State, seat: int) -> tuple[Bid, ...]:
-    return tuple(sorted((Bid(card) for card in state.hands[seat]), key=lambda m: m.key))
+    hand = state.hands[seat]
+    legal = _LEGAL.get(hand)
+    if legal is None:
+        if len(_LEGAL) > 100_000:
+            _LEGAL.clear()
+        legal = _LEGAL[hand] = tuple(sorted((Bid(card) for card in hand), key=lambda m: m.key))
+    return legal
 
 
 def apply(state: State, seat: int, move: Bid) -> State:

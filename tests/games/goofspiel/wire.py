@@ -8,10 +8,11 @@ from google.protobuf import any_pb2
 
 from tests.games.goofspiel import goofspiel_pb2 as gpb
 from tests.games.goofspiel.moves import Bid
-from tests.games.goofspiel.state import View
+from tests.games.goofspiel.state import Trick, View
 from tribes.engine import SPECTATOR, MalformedMoveError
 from tribes.v1 import common_pb2 as pb
 from tribes.wire import GameWire
+from tribes.wire import protowire as pw
 
 
 def move_to_proto(move: Bid) -> pb.Move:
@@ -48,10 +49,57 @@ def view_to_proto(view: View) -> pb.View:
     return packed
 
 
+_VIEW_URL = "type.googleapis.com/" + gpb.GoofspielView.DESCRIPTOR.full_name
+_PLUGIN = pb.View.DESCRIPTOR.fields_by_name["plugin"].number
+_TRICKS: dict[int, tuple[Trick, bytes]] = {}  # id -> (trick, its field bytes)
+_HANDS: dict[tuple[int, ...], bytes] = {}
+
+
+def _trick(trick: Trick) -> bytes:
+    hit = _TRICKS.get(id(trick))
+    if hit is not None and hit[0] is trick:
+        return hit[1]
+    body = pw.uint_field(1, trick.prize) + pw.packed_field(2, trick.bids)
+    if trick.winner is not None:
+        body += pw.tag(3, 0) + pw.varint(trick.winner)
+    data = pw.message_field(7, body)
+    if len(_TRICKS) > 50_000:
+        _TRICKS.clear()
+    _TRICKS[id(trick)] = (trick, data)  # the trick is held, so its id is not reused
+    return data
+
+
+def _hand(cards: tuple[int, ...]) -> bytes:
+    data = _HANDS.get(cards)
+    if data is None:
+        if len(_HANDS) > 50_000:
+            _HANDS.clear()
+        data = _HANDS[cards] = pw.message_field(3, pw.packed_field(1, cards))
+    return data
+
+
+def view_to_bytes(view: View) -> bytes:
+    """The serialized ``tribes.v1.View`` (plugin arm) from remembered parts: the same
+    bytes as ``view_to_proto(view).SerializeToString()``, at a fraction of the cost."""
+    parts = []
+    if view.prize is not None:
+        parts.append(pw.tag(1, 0) + pw.varint(view.prize))
+    parts.append(pw.packed_field(2, view.prizes_left))
+    parts.extend(_hand(hand) for hand in view.hands)
+    parts.append(pw.packed_field(4, view.has_bid))
+    if view.seat != SPECTATOR and view.my_bid is not None:
+        parts.append(pw.tag(5, 0) + pw.varint(view.my_bid))
+    parts.append(pw.packed_field(6, view.scores))
+    parts.extend(_trick(trick) for trick in view.tricks)
+    packed = pw.string_field(1, _VIEW_URL) + pw.bytes_field(2, b"".join(parts))
+    return pw.message_field(_PLUGIN, packed)
+
+
 WIRE: GameWire[Bid, View] = GameWire(
     game_id="goofspiel",
     arm="plugin",
     move_to_proto=move_to_proto,
     move_from_proto=move_from_proto,
     view_to_proto=view_to_proto,
+    view_to_bytes=view_to_bytes,
 )
