@@ -262,7 +262,16 @@ async def test_openapi_describes_every_route(http: Http) -> None:
     status, doc = await call(http, "GET", "/openapi.json")
     assert status == 200 and doc["openapi"].startswith("3.")
     ops = {op["operationId"] for path in doc["paths"].values() for op in path.values()}
-    assert ops == {"ListGameTypes", "CreateGame", "GetGame", "ApplyMove", "ListMoves", "WatchGame"}
+    assert ops == {
+        "ListGameTypes",
+        "CreateGame",
+        "GetGame",
+        "ApplyMove",
+        "ListMoves",
+        "WatchGame",
+        "ListGames",
+        "JoinGame",
+    }
     assert "/v1/games/{name}:applyMove" in doc["paths"]
     snapshot = doc["components"]["schemas"]["tribes.v1.GameSnapshot"]["properties"]
     assert snapshot["version"]["type"] == "string" and snapshot["legalMoves"]["type"] == "array"

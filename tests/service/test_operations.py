@@ -21,7 +21,7 @@ from tests.games.goofspiel import GAME
 from tests.service.helpers import create, fails, get, goofspiel_view, move
 from tests.support.redis_server import PrivateRedis, free_port
 from tests.support.server import ROOT, bearer, running_app, server_process
-from tribes.core.records import ENTRY, META
+from tribes.core.records import ENTRY, META, unpack
 from tribes.engine.driver import replay
 from tribes.server import App
 from tribes.store.memory import MemoryStore
@@ -171,7 +171,8 @@ async def test_watch_sees_moves_made_through_another_server_process(
 async def test_replaying_seed_and_log_reproduces_the_stored_state(
     stub: spb_grpc.GameServiceStub, redis_url: str, redis_prefix: str
 ) -> None:
-    """The stored seed and move log rebuild exactly the stored state bytes."""
+    """The stored seed and move log rebuild exactly the stored state bytes (the stored
+    blob is the seat record beside the rules' state)."""
     created = await create(stub, seats=3, cards="5")
     for _ in range(4):
         for seat in range(3):
@@ -186,7 +187,9 @@ async def test_replaying_seed_and_log_reproduces_the_stored_state(
     assert len(entries) == 12
     moves = [(entry.seat, entry.move_id) for entry in entries]
     state = replay(GAME, meta.seat_count, meta.options_dict, meta.seed, moves)
-    assert GAME.encode(state) == stored_state
+    record, rules_state = unpack(stored_state, meta)
+    assert GAME.encode(state) == rules_state
+    assert record == meta.first_record
 
 
 def test_sigterm_shuts_down_gracefully(redis_url: str, redis_prefix: str) -> None:

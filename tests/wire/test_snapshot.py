@@ -35,6 +35,11 @@ def _expected(
         view=wire.view_to_proto(game.view(state, viewer)),
         seat_count=meta.seat_count,
         options=dict(meta.options),
+        seats=[
+            pb.SeatInfo(seat=i, player_name=s.name, open=s.open, bot=s.bot, resigned=s.resigned)
+            for i, s in enumerate(meta.first_record.seats)
+        ],
+        listed=meta.first_record.listed,
     )
     if result is None:
         snap.scores.extend(game.scores(state, viewer))

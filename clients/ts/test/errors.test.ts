@@ -183,7 +183,11 @@ test("errors the service decided (4xx) are not retried", async () => {
 });
 
 test("429 RATE_LIMITED from a server with a create limit, not retried", async () => {
-  const limited = await startServer({ TRIBES_CREATE_RATE: "0.001", TRIBES_CREATE_BURST: "1" });
+  const limited = await startServer({
+    TRIBES_CREATE_RATE: "0.001",
+    TRIBES_CREATE_BURST: "1",
+    TRIBES_LIMIT_LOOPBACK: "1", // the test runs on loopback, which is not limited by default
+  });
   try {
     const sent: Sent[] = [];
     const c = new TribesClient({ baseUrl: limited.baseUrl, fetch: recordingFetch(sent) });

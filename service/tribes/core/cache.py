@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tribes.core.records import GameMeta
+from tribes.core.records import GameMeta, GameRecord
 
 
 @dataclass(slots=True)
@@ -24,6 +24,7 @@ class Cached:
     version: int
     state: Any
     meta: GameMeta
+    record: GameRecord
     legal: dict[int, Sequence[Any]] = field(default_factory=dict)
     snapshots: dict[int, bytes] = field(default_factory=dict)  # viewer -> snapshot bytes
 
@@ -45,12 +46,16 @@ class StateCache:
         cached = self.get(game_id)
         return cached if cached is not None and cached.version == version else None
 
-    def put(self, game_id: str, version: int, state: Any, meta: GameMeta) -> Cached:
+    def put(
+        self, game_id: str, version: int, state: Any, meta: GameMeta, record: GameRecord
+    ) -> Cached:
         """Remember a state unless a newer version of that game is already known."""
         current = self._games.get(game_id)
         if current is not None and current.version >= version:
-            return current if current.version == version else Cached(version, state, meta)
-        cached = Cached(version, state, meta)
+            if current.version == version:
+                return current
+            return Cached(version, state, meta, record)
+        cached = Cached(version, state, meta, record)
         self._games[game_id] = cached
         self._games.move_to_end(game_id)
         if len(self._games) > self.capacity:

@@ -60,3 +60,11 @@ class QuotaError(ServiceError):
     def __init__(self, message: str, reason: str = "RATE_LIMITED", **metadata: str) -> None:
         super().__init__(message, **metadata)
         self.reason = reason
+
+
+class FailedPreconditionError(ServiceError):
+    """A well-formed request the game's state does not allow now (a seat taken)."""
+
+    def __init__(self, message: str, reason: str, **metadata: str) -> None:
+        super().__init__(message, **metadata)
+        self.reason = reason

@@ -36,16 +36,35 @@ from tribes.core.catalog import Catalog, Entry
 from tribes.core.errors import (
     BadRequestError,
     CorruptGameError,
+    FailedPreconditionError,
     GameNotFoundError,
     ServiceError,
     StaleVersionError,
     TokenRequiredError,
 )
 from tribes.core.quotas import RateLimit, peer_host
-from tribes.core.records import ENTRY, META, GameMeta, LogEntry
-from tribes.core.snapshots import SnapshotWriter, create_response, game_types, move_record
+from tribes.core.records import (
+    ENTRY,
+    META,
+    RECORD,
+    GameMeta,
+    GameRecord,
+    LogEntry,
+    Seat,
+    apply_system,
+    join_id,
+    pack,
+    unpack,
+)
+from tribes.core.snapshots import (
+    SnapshotWriter,
+    create_response,
+    game_types,
+    join_response,
+    move_record,
+)
 from tribes.core.tokens import SeatTokens
-from tribes.engine import SPECTATOR, MalformedMoveError, RulesError, driver
+from tribes.engine import SPECTATOR, GameFinishedError, MalformedMoveError, RulesError, driver
 from tribes.metrics import Metrics, Timer
 from tribes.store import CommitOutcome, CommitStatus, Loaded, Store
 from tribes.v1 import common_pb2 as pb
@@ -134,6 +153,9 @@ class Games:
             seed = secrets.randbits(64)
         with self._rule_timer(game.id, "new_game"):
             state = game.new_game(seat_count, options, seed)
+        initial = None
+        if request.listed:
+            initial = GameRecord(True, tuple(Seat(open=True) for _ in range(seat_count)))
         meta = GameMeta(
             game_type=game.id,
             seat_count=seat_count,
@@ -141,10 +163,13 @@ class Games:
             seed=seed,
             salt=secrets.token_urlsafe(12),
             created_ms=int(time.time() * 1000),
+            initial=initial,
         )
+        record = meta.first_record
         game_id = self.tokens.game_id_for(request_id) if request_id else _new_game_id()
+        blob = pack(RECORD.encode(record), game.encode(state))
         with self._store_timer("create"):
-            created = await self.store.create(game_id, META.encode(meta), game.encode(state))
+            created = await self.store.create(game_id, META.encode(meta), blob)
         version = 1
         if created:
             self.metrics.inc(self.metrics.games_created, game.id)
@@ -157,15 +182,20 @@ class Games:
                     "this request_id was already used to create a different game",
                     reason="REQUEST_ID_REUSED",
                 )
-            state, version = self._decode(entry, loaded.state), loaded.version
+            record, blob = unpack(loaded.state, meta)
+            state, version = self._decode(entry, blob), loaded.version
             self.metrics.inc(self.metrics.idempotent_replays, "CreateGame")
         else:  # a random 72-bit id collided: astronomically unlikely, so say so loudly
             raise ServiceError("could not allocate a game id; try again")
-        cached = self.cache.put(game_id, version, state, meta)
-        return create_response(
-            self.snapshot(entry, game_id, cached, SPECTATOR),
-            [self.tokens.issue(game_id, seat, meta.salt) for seat in range(meta.seat_count)],
+        if record.listed:  # indexed after the create (and again on a retry): idempotent
+            await self.store.list_add(game_id, ("", game.id), meta.created_ms)
+        cached = self.cache.put(game_id, version, state, meta, record)
+        tokens = (
+            []
+            if record.listed
+            else [self.tokens.issue(game_id, seat, meta.salt) for seat in range(meta.seat_count)]
         )
+        return create_response(self.snapshot(entry, game_id, cached, SPECTATOR), tokens)
 
     async def get_game(self, caller: Caller, request: spb.GetGameRequest) -> bytes:
         game_id = limits.game_id(request.name)
@@ -215,7 +245,9 @@ class Games:
                 move, state = self._play(entry, cached, seat, request, choice)
                 outcome = await self._commit(entry, game_id, cached, seat, move, state, request_key)
                 if outcome.status is CommitStatus.APPLIED:
-                    fresh = self.cache.put(game_id, outcome.version, state, cached.meta)
+                    fresh = self.cache.put(
+                        game_id, outcome.version, state, cached.meta, cached.record
+                    )
                     return Played(entry, game_id, fresh, seat, replayed=False)
                 if outcome.status is CommitStatus.DUPLICATE:
                     return await self._replay_answer(entry, game_id, cached, seat, outcome.version)
@@ -237,6 +269,153 @@ class Games:
         except (RulesError, ServiceError) as exc:
             self.metrics.inc(self.metrics.moves_rejected, game_type, exc.reason)
             raise
+
+    async def list_games(
+        self, caller: Caller, request: spb.ListGamesRequest
+    ) -> spb.ListGamesResponse:
+        """The lobby: listed games, newest first, optionally of one type or with open seats.
+
+        The index is scanned in batches until the page is full (bounded: a page looks at
+        most ``_LOBBY_SCAN`` times its size); games that expired are dropped from it on
+        the way. The page token is a signed cursor (creation time, game id).
+        """
+        kind = limits.game_type(request.game_type) if request.game_type else ""
+        if kind:
+            self.catalog.get(kind)  # an unknown type is NOT_FOUND, as for CreateGame
+        size = limits.lobby_page_size(request.page_size)
+        scope = f"lobby:{kind}:{int(request.open_only)}"
+        before = _cursor(self.tokens.cursor_of(scope, request.page_token))
+        games: list[pb.GameSummary] = []
+        scanned = 0
+        more = True
+        while len(games) < size and scanned < size * _LOBBY_SCAN:
+            batch = await self.store.list_page(kind, before, size)
+            more = len(batch) == size
+            scanned += len(batch)
+            loaded = await self.store.load_many([game_id for game_id, _ in batch])
+            for (game_id, created), found in zip(batch, loaded, strict=True):
+                before = (created, game_id)
+                if found is None:
+                    meta = self.cache.meta(game_id)
+                    kinds = ("", meta.game_type) if meta is not None else ("",)
+                    await self.store.list_remove(game_id, kinds)
+                    continue
+                summary = self._summary(game_id, found)
+                if request.open_only and not summary.open_seats:
+                    continue
+                games.append(summary)
+                if len(games) == size:
+                    break
+            if not more:
+                break
+        last_scanned = before is not None and (more or len(games) == size)
+        token = ""
+        if last_scanned and before is not None:
+            payload = before[0].to_bytes(8, "big") + before[1].encode()
+            token = self.tokens.cursor_token(scope, payload)
+        return spb.ListGamesResponse(games=games, next_page_token=token)
+
+    def _summary(self, game_id: str, loaded: Loaded) -> pb.GameSummary:
+        meta = self._meta(game_id, loaded)
+        record, _ = unpack(loaded.state, meta)
+        return pb.GameSummary(
+            name=f"games/{game_id}",
+            game_type=meta.game_type,
+            seat_count=meta.seat_count,
+            open_seats=record.open_seats,
+            player_names=[seat.name for seat in record.seats],
+            finished=loaded.finished,
+            version=loaded.version,
+            create_time_unix_ms=meta.created_ms,
+            options=dict(meta.options),
+        )
+
+    async def join_game(self, caller: Caller, request: spb.JoinGameRequest) -> bytes:
+        """Claim a seat of a listed game; its token goes to this caller only.
+
+        A claim is a version of the game (a system entry in the log), committed with the
+        compare-and-set, so of two racing joins for one seat exactly one wins; a join for
+        "any seat" that loses a race tries the next open seat. A retry with the same
+        ``request_id`` gets the seat and token of its first answer.
+        """
+        game_id = limits.game_id(request.name)
+        name = limits.player_name(request.player_name)
+        request_id = limits.request_id(request.request_id)
+        request_key = f"join:{request_id}" if request_id else None
+        wanted = request.seat if request.HasField("seat") else None
+        for _ in range(limits.MAX_SEATS + 1):
+            loaded = await self._load(game_id, request_key)
+            meta = self._meta(game_id, loaded)
+            entry = self.catalog.get(meta.game_type)
+            current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+            if loaded.prior_version is not None:
+                return await self._joined(entry, game_id, current, loaded.prior_version)
+            seat = self._seat_to_claim(entry, current, wanted)
+            seats = list(current.record.seats)
+            seats[seat] = Seat(name=name, open=False, bot=seats[seat].bot)
+            record = GameRecord(current.record.listed, tuple(seats))
+            logged = LogEntry(
+                version=current.version + 1,
+                seat=seat,
+                move_id=join_id(seat, name),
+                description=f"{name or 'A player'} joined as seat {seat}",
+                public_move_id=None,
+                public_description="",
+                time_ms=int(time.time() * 1000),
+            )
+            blob = pack(RECORD.encode(record), entry.game.encode(current.state))
+            with self._store_timer("commit"):
+                outcome = await self.store.commit(
+                    game_id,
+                    current.version,
+                    blob,
+                    ENTRY.encode(logged),
+                    finished=False,
+                    request_key=request_key,
+                )
+            if outcome.status is CommitStatus.APPLIED:
+                fresh = self.cache.put(game_id, outcome.version, current.state, meta, record)
+                return join_response(
+                    seat,
+                    self.tokens.issue(game_id, seat, meta.salt),
+                    self.snapshot(entry, game_id, fresh, seat),
+                )
+            if outcome.status is CommitStatus.DUPLICATE:
+                return await self._joined(entry, game_id, current, outcome.version)
+            if outcome.status is CommitStatus.MISSING:
+                raise GameNotFoundError(f"there is no game 'games/{game_id}'")
+            # CONFLICT: another join (or move) landed first; look again
+        raise StaleVersionError("the game is changing too fast; try again")
+
+    def _seat_to_claim(self, entry: Entry, current: Cached, wanted: int | None) -> int:
+        record, seat_count = current.record, current.meta.seat_count
+        if not record.listed:
+            raise FailedPreconditionError(
+                "this game is not listed: its seat tokens went to its creator", "NOT_LISTED"
+            )
+        if entry.game.result(current.state) is not None:
+            raise GameFinishedError("the game is over")
+        if wanted is None:
+            if not record.open_seats:
+                raise FailedPreconditionError("every seat of this game is taken", "GAME_FULL")
+            return record.open_seats[0]
+        if not 0 <= wanted < seat_count:
+            raise BadRequestError(f"seat must be 0..{seat_count - 1}", "BAD_SEAT")
+        if not record.seats[wanted].open:
+            raise FailedPreconditionError(f"seat {wanted} is taken", "SEAT_TAKEN")
+        return wanted
+
+    async def _joined(self, entry: Entry, game_id: str, current: Cached, version: int) -> bytes:
+        """The first answer to a retried join: the seat its system entry names."""
+        self.metrics.inc(self.metrics.idempotent_replays, "JoinGame")
+        blobs = await self.store.read_log(game_id, version - 2, 1)
+        logged = self._entry(blobs[0])
+        seat = logged.seat
+        return join_response(
+            seat,
+            self.tokens.issue(game_id, seat, current.meta.salt),
+            self.snapshot(entry, game_id, current, seat),
+        )
 
     async def list_moves(
         self, caller: Caller, request: spb.ListMovesRequest
@@ -302,8 +481,7 @@ class Games:
                     last = current
                     yield self.snapshot(entry, game_id, current, viewer)
                 else:
-                    state = await self._state_at(entry, game_id, meta, from_version)
-                    last = Cached(from_version, state, meta)
+                    last = await self._state_at(entry, game_id, meta, from_version)
                     async for later in self._versions(entry, game_id, last, current.version):
                         yield self.snapshot(entry, game_id, later, viewer)
                         last = later
@@ -335,11 +513,10 @@ class Games:
             return
         with self._store_timer("read_log"):
             blobs = await self.store.read_log(game_id, start.version - 1, end - start.version)
-        state = start.state
+        state, record = start.state, start.record
         for offset, blob in enumerate(blobs, start=start.version + 1):
-            record = self._entry(blob)
-            state = driver.play_id(entry.game, state, record.seat, record.move_id)[1]
-            yield Cached(offset, state, start.meta)
+            state, record = self._replay_one(entry, state, record, self._entry(blob))
+            yield Cached(offset, state, start.meta, record)
 
     # -- steps of a move -----------------------------------------------------------------
 
@@ -411,7 +588,7 @@ class Games:
             outcome = await self.store.commit(
                 game_id,
                 cached.version,
-                game.encode(state),
+                pack(RECORD.encode(cached.record), game.encode(state)),
                 ENTRY.encode(record),
                 finished=finished,
                 request_key=request_key,
@@ -429,16 +606,28 @@ class Games:
         self.metrics.inc(self.metrics.idempotent_replays, "ApplyMove")
         if current.version == version:
             return Played(entry, game_id, current, seat, replayed=True)
-        state = await self._state_at(entry, game_id, current.meta, version)
-        return Played(entry, game_id, Cached(version, state, current.meta), seat, replayed=True)
+        rebuilt = await self._state_at(entry, game_id, current.meta, version)
+        return Played(entry, game_id, rebuilt, seat, replayed=True)
 
-    async def _state_at(self, entry: Entry, game_id: str, meta: GameMeta, version: int) -> Any:
-        """Rebuild the state at ``version`` from the seed and the move log."""
+    async def _state_at(self, entry: Entry, game_id: str, meta: GameMeta, version: int) -> Cached:
+        """Rebuild the game at ``version`` from the seed, the first record and the log."""
         with self._store_timer("read_log"):
             blobs = await self.store.read_log(game_id, 0, version - 1)
-        records = [self._entry(blob) for blob in blobs]
-        moves = [(record.seat, record.move_id) for record in records]
-        return driver.replay(entry.game, meta.seat_count, meta.options_dict, meta.seed, moves)
+        game = entry.game
+        state = driver.new_game(game, meta.seat_count, meta.options_dict, meta.seed)
+        record = meta.first_record
+        for blob in blobs:
+            state, record = self._replay_one(entry, state, record, self._entry(blob))
+        return Cached(version, state, meta, record)
+
+    @staticmethod
+    def _replay_one(
+        entry: Entry, state: Any, record: GameRecord, logged: LogEntry
+    ) -> tuple[Any, GameRecord]:
+        """One log entry replayed: a move through the rules, a system entry on the record."""
+        if logged.system:
+            return state, apply_system(record, logged.move_id)
+        return driver.play_id(entry.game, state, logged.seat, logged.move_id)[1], record
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -478,7 +667,11 @@ class Games:
         """The decoded state at ``version``, decoding only when the cache lacks it."""
         cached = self.cache.at(game_id, version)
         if cached is None:
-            cached = self.cache.put(game_id, version, self._decode(entry, blob), meta)
+            try:
+                record, state = unpack(blob, meta)
+            except ValueError as exc:
+                raise CorruptGameError("the stored seat record cannot be read") from exc
+            cached = self.cache.put(game_id, version, self._decode(entry, state), meta, record)
         return cached
 
     def _legal(self, entry: Entry, cached: Cached, seat: int) -> Sequence[Any]:
@@ -493,7 +686,14 @@ class Games:
         if built is None:
             legal = self._legal(entry, cached, viewer) if viewer != SPECTATOR else ()
             built = cached.snapshots[viewer] = self.writer.snapshot(
-                entry, game_id, cached.meta, cached.version, cached.state, viewer, legal
+                entry,
+                game_id,
+                cached.meta,
+                cached.version,
+                cached.state,
+                viewer,
+                legal,
+                cached.record,
             )
         return built
 
@@ -507,6 +707,15 @@ class Games:
 
     def _store_timer(self, operation: str) -> Timer:
         return self.metrics.timer(self.metrics.store_seconds, operation)
+
+
+_LOBBY_SCAN = 10
+
+
+def _cursor(payload: bytes | None) -> tuple[int, str] | None:
+    if payload is None:
+        return None
+    return int.from_bytes(payload[:8], "big"), payload[8:].decode("ascii", "replace")
 
 
 def _new_game_id() -> str:

@@ -106,6 +106,16 @@ def page_size(value: int) -> int:
     return min(value or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
 
 
+MAX_LOBBY_PAGE = 200
+DEFAULT_LOBBY_PAGE = 50
+
+
+def lobby_page_size(value: int) -> int:
+    if value < 0:
+        raise BadRequestError("page_size must not be negative", "BAD_PAGE_SIZE")
+    return min(value or DEFAULT_LOBBY_PAGE, MAX_LOBBY_PAGE)
+
+
 def player_name(value: str) -> str:
     text = value.strip()
     if len(text) > MAX_PLAYER_NAME or not text.isprintable():

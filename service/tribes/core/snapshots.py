@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tribes.core.catalog import Entry
-from tribes.core.records import GameMeta, LogEntry
+from tribes.core.records import GameMeta, GameRecord, LogEntry
 from tribes.engine.game import SPECTATOR
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
@@ -32,6 +32,7 @@ class SnapshotWriter:
     def __init__(self) -> None:
         self._legal: dict[tuple[str, str, str], bytes] = {}
         self._options: dict[tuple[tuple[str, str], ...], bytes] = {}
+        self._seats: dict[GameRecord, bytes] = {}
 
     def snapshot(
         self,
@@ -42,8 +43,10 @@ class SnapshotWriter:
         state: Any,
         viewer: int,
         legal: Sequence[Any],
+        record: GameRecord | None = None,
     ) -> bytes:
-        """The caller's snapshot: public facts, the caller's view and legal moves."""
+        """The caller's snapshot: public facts, the seats, the caller's view and legal
+        moves."""
         game, wire = entry.game, entry.wire
         result = game.result(state)
         parts = [
@@ -72,7 +75,27 @@ class SnapshotWriter:
             parts.append(pw.message_field(10, summary.SerializeToString()))
         parts.append(pw.uint_field(11, meta.seat_count))
         parts.append(self._options_field(meta.options))
+        parts.append(self._seats_field(record if record is not None else meta.first_record))
         return b"".join(parts)
+
+    def _seats_field(self, record: GameRecord) -> bytes:
+        """Fields 13 (seats) and 14 (listed), remembered per distinct record."""
+        encoded = self._seats.get(record)
+        if encoded is None:
+            if len(self._seats) > self._LIMIT:
+                self._seats.clear()
+            encoded = self._seats[record] = b"".join(
+                pw.message_field(
+                    13,
+                    pw.uint_field(1, i)
+                    + pw.string_field(2, seat.name)
+                    + pw.uint_field(3, seat.open)
+                    + pw.string_field(4, seat.bot)
+                    + pw.uint_field(5, seat.resigned),
+                )
+                for i, seat in enumerate(record.seats)
+            ) + pw.uint_field(14, record.listed)
+        return encoded
 
     def _legal_moves(self, entry: Entry, state: Any, legal: Sequence[Any]) -> bytes:
         memo = self._legal
@@ -109,9 +132,18 @@ def create_response(snapshot: bytes, tokens: Sequence[str]) -> bytes:
     return pw.message_field(1, snapshot) + b"".join(pw.string_field(2, t) for t in tokens)
 
 
+def join_response(seat: int, token: str, snapshot: bytes) -> bytes:
+    """``JoinGameResponse`` bytes: the seat, its token and its snapshot."""
+    return pw.uint_field(1, seat) + pw.string_field(2, token) + pw.message_field(3, snapshot)
+
+
 def move_record(entry: Entry, record: LogEntry, viewer: int) -> pb.MoveRecord:
     """A log entry as ``viewer`` may see it: in full for the mover, else redacted."""
     out = pb.MoveRecord(version=record.version, seat=record.seat, time_unix_ms=record.time_ms)
+    if record.system:
+        out.system = True
+        out.description = record.description
+        return out
     if viewer != SPECTATOR and viewer == record.seat:
         move_id, description = record.move_id, record.description
     elif record.public_move_id is None:

@@ -97,3 +97,27 @@ class SeatTokens:
         if not hmac.compare_digest(raw[_PAGE.size :], self._page_mac(scope, offset)):
             raise bad
         return int(offset)
+
+    def cursor_token(self, scope: str, payload: bytes) -> str:
+        """An opaque, signed token carrying ``payload`` (at most 96 bytes) for ``scope``."""
+        mac = hmac.new(self._secret, b"cursor\0" + scope.encode() + b"\0" + payload, hashlib.sha256)
+        return base64.urlsafe_b64encode(mac.digest()[:_PAGE_MAC] + payload).decode().rstrip("=")
+
+    def cursor_of(self, scope: str, token: str) -> bytes | None:
+        """The payload of a cursor token of ``scope``; None for no token."""
+        if not token:
+            return None
+        bad = BadRequestError("page_token is not one this server issued", "BAD_PAGE_TOKEN")
+        if len(token) > 160:
+            raise bad
+        try:
+            raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        except (binascii.Error, ValueError):
+            raise bad from None
+        mac, payload = raw[:_PAGE_MAC], raw[_PAGE_MAC:]
+        want = hmac.new(
+            self._secret, b"cursor\0" + scope.encode() + b"\0" + payload, hashlib.sha256
+        )
+        if len(mac) != _PAGE_MAC or not hmac.compare_digest(mac, want.digest()[:_PAGE_MAC]):
+            raise bad
+        return payload

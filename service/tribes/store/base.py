@@ -17,6 +17,7 @@ import abc
 import asyncio
 import collections
 import enum
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
@@ -148,6 +149,27 @@ class Store(abc.ABC):
         """Subscribe to the game's changes, delivered into ``mailbox`` (a new one when
         None); the subscription is live on entering and is released on leaving, however
         the block ends."""
+
+    @abc.abstractmethod
+    async def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        """Several games at once (a lobby page), None for any that no longer exist."""
+
+    # -- the lobby index: listed games by creation time, per kind ("" = all) --------------
+
+    @abc.abstractmethod
+    async def list_add(self, game_id: str, kinds: Sequence[str], created_ms: int) -> None:
+        """Index a listed game under each kind (idempotent)."""
+
+    @abc.abstractmethod
+    async def list_page(
+        self, kind: str, before: tuple[int, str] | None, count: int
+    ) -> list[tuple[str, int]]:
+        """Up to ``count`` (game id, created_ms) of ``kind``, newest first, strictly after
+        the cursor ``before`` = (created_ms, game id) in that order."""
+
+    @abc.abstractmethod
+    async def list_remove(self, game_id: str, kinds: Sequence[str]) -> None:
+        """Drop a game from the index (it expired)."""
 
     @abc.abstractmethod
     def end_watches(self, reason: str) -> None:

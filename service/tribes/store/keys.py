@@ -28,6 +28,10 @@ class Keys:
         """Pub/sub channel: b"<version>:<state bytes>" after every commit."""
         return f"{self.prefix}:{{{game_id}}}:changes"
 
+    def lobby(self, kind: str) -> str:
+        """Sorted set: listed games of ``kind`` ("" = every kind) by creation time (ms)."""
+        return f"{self.prefix}:lobby:{kind or '*'}"
+
     def secret(self) -> str:
         """String: the token-signing secret shared by every server of the deployment."""
         return f"{self.prefix}:server-secret"

@@ -15,7 +15,7 @@ first drops expired games and then raises StoreFullError, so an anonymous flood 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -56,6 +56,7 @@ class MemoryStore(Store):
         self._max_games = max_games
         self._games: dict[str, _Game] = {}
         self._watchers: dict[str, set[Mailbox]] = {}
+        self._lobby: dict[str, dict[str, int]] = {}  # kind -> game id -> created_ms
         self._secret: bytes | None = None
         self._closed = False
 
@@ -155,6 +156,30 @@ class MemoryStore(Store):
             watchers.discard(mailbox)
             if not watchers:
                 self._watchers.pop(game_id, None)
+
+    async def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        return [await self.load(game_id) for game_id in game_ids]
+
+    async def list_add(self, game_id: str, kinds: Sequence[str], created_ms: int) -> None:
+        self._check_open()
+        for kind in kinds:
+            self._lobby.setdefault(kind, {})[game_id] = created_ms
+
+    async def list_page(
+        self, kind: str, before: tuple[int, str] | None, count: int
+    ) -> list[tuple[str, int]]:
+        self._check_open()
+        entries = sorted(
+            ((created, game_id) for game_id, created in self._lobby.get(kind, {}).items()),
+            reverse=True,
+        )
+        if before is not None:
+            entries = [e for e in entries if e < before]
+        return [(game_id, created) for created, game_id in entries[:count]]
+
+    async def list_remove(self, game_id: str, kinds: Sequence[str]) -> None:
+        for kind in kinds:
+            self._lobby.get(kind, {}).pop(game_id, None)
 
     def end_watches(self, reason: str) -> None:
         for mailboxes in self._watchers.values():

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -183,6 +183,47 @@ class RedisStore(Store):
             yield mailbox
         finally:
             await self._fanout.unsubscribe(channel, mailbox)
+
+    async def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        # one command per game, concurrently: a game's keys may live on any shard
+        return list(await asyncio.gather(*(self.load(game_id) for game_id in game_ids)))
+
+    async def list_add(self, game_id: str, kinds: Sequence[str], created_ms: int) -> None:
+        async with _unavailable("list_add"):
+            for kind in kinds:
+                await self._redis.execute("ZADD", self.keys.lobby(kind), created_ms, game_id)
+
+    async def list_page(
+        self, kind: str, before: tuple[int, str] | None, count: int
+    ) -> list[tuple[str, int]]:
+        top = "+inf" if before is None else str(before[0])
+        # games created in the same millisecond share a score: fetch a margin and order
+        # (score, id) descending here, as the cursor does
+        async with _unavailable("list_page"):
+            raw = await self._redis.execute(
+                "ZREVRANGEBYSCORE",
+                self.keys.lobby(kind),
+                top,
+                "-inf",
+                "WITHSCORES",
+                "LIMIT",
+                0,
+                count + 32,
+            )
+        if raw and isinstance(raw[0], list):  # RESP3 answers [member, score] pairs
+            flat = [(member, score) for member, score in raw]
+        else:
+            flat = [(raw[i], raw[i + 1]) for i in range(0, len(raw), 2)]
+        pairs = [(int(float(score)), _bytes(member).decode()) for member, score in flat]
+        pairs.sort(reverse=True)
+        if before is not None:
+            pairs = [p for p in pairs if p < before]
+        return [(game_id, created) for created, game_id in pairs[:count]]
+
+    async def list_remove(self, game_id: str, kinds: Sequence[str]) -> None:
+        async with _unavailable("list_remove"):
+            for kind in kinds:
+                await self._redis.execute("ZREM", self.keys.lobby(kind), game_id)
 
     def end_watches(self, reason: str) -> None:
         self._fanout.fail_all(reason)
