@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import pathlib
 import secrets
 import signal
 import sys
@@ -154,6 +155,7 @@ class App:
             heartbeat_seconds=settings.sse_heartbeat,
             ready=lambda: self._serving,
             request_log=self.request_log.add if self.request_log is not None else None,
+            web_dir=pathlib.Path(settings.web_dir) if settings.web_dir else None,
         )
         # handler_cancellation: a client that hangs up cancels its handler at once, so an
         # SSE stream releases its subscription without waiting for the next write

@@ -9,6 +9,7 @@
 | TRIBES_HTTP_PORT               | 8080      | HTTP port (-1 = off, 0 = any free port)         |
 | TRIBES_CORS_ORIGINS            | (none)    | origins allowed by CORS, comma-separated; *=any |
 | TRIBES_SSE_HEARTBEAT_SECONDS   | 15        | SSE comment heartbeat while nothing changes     |
+| TRIBES_WEB_DIR                 | clients/web | the playground's files, served at / (none = off)|
 | REDIS_URL                      | (unset)   | Redis store; unset = embedded in-process store  |
 | TRIBES_REDIS_PREFIX            | tribes    | key prefix (separates deployments)              |
 | TRIBES_TOKEN_SECRET            | (shared)  | token signing secret; unset = agreed via store  |
@@ -35,10 +36,14 @@
 from __future__ import annotations
 
 import os
+import pathlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tribes.store import Ttls
+
+#: The repository checkout this package runs from (``make run``), if it is one.
+_CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,7 @@ class Settings:
     http_port: int = 8080
     cors_origins: tuple[str, ...] = ()
     sse_heartbeat: float = 15.0
+    web_dir: str | None = str(_CHECKOUT / "clients" / "web")
     redis_url: str | None = None
     redis_prefix: str = "tribes"
     token_secret: str | None = None
@@ -89,6 +95,7 @@ class Settings:
                 o.strip() for o in e.get("TRIBES_CORS_ORIGINS", "").split(",") if o.strip()
             ),
             sse_heartbeat=float(e.get("TRIBES_SSE_HEARTBEAT_SECONDS", d.sse_heartbeat)),
+            web_dir=e.get("TRIBES_WEB_DIR", d.web_dir or "") or None,
             redis_url=e.get("REDIS_URL") or None,
             redis_prefix=e.get("TRIBES_REDIS_PREFIX", d.redis_prefix),
             token_secret=e.get("TRIBES_TOKEN_SECRET") or None,

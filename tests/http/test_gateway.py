@@ -276,3 +276,14 @@ async def test_openapi_describes_every_route(http: Http) -> None:
     snapshot = doc["components"]["schemas"]["tribes.v1.GameSnapshot"]["properties"]
     assert snapshot["version"]["type"] == "string" and snapshot["legalMoves"]["type"] == "array"
     json.dumps(doc)  # serialisable as served
+
+
+async def test_the_playground_is_served_at_the_root(http: Http) -> None:
+    """GET / is the playground's page; its files are under /web/; nothing outside."""
+    async with http.get("/") as page:
+        assert page.status == 200 and "<html" in (await page.text()).lower()
+    async with http.get("/web/index.html") as same:
+        assert same.status == 200
+    for escape in ("/web/../../README.md", "/web/%2e%2e/%2e%2e/README.md"):
+        async with http.get(escape) as refused:
+            assert refused.status == 404

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import pathlib
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -87,7 +88,9 @@ class Gateway:
         heartbeat_seconds: float = 15.0,
         ready: Callable[[], bool] = lambda: True,
         request_log: LogLine | None = None,
+        web_dir: pathlib.Path | None = None,
     ) -> None:
+        self.web_dir = web_dir
         self.games = games
         self.metrics = metrics
         self.cors_origins = frozenset(cors_origins)
@@ -114,6 +117,10 @@ class Gateway:
             assert resource is not None
             self._labels[resource.canonical] = template
         app.router.add_get("/openapi.json", self._openapi_handler)
+        if self.web_dir is not None and (self.web_dir / "index.html").is_file():
+            # the playground: static files, served as they are (no build step)
+            app.router.add_get("/", self._index)
+            app.router.add_static("/web/", self.web_dir, append_version=False)
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)
         return app
@@ -297,6 +304,10 @@ class Gateway:
 
     async def _openapi_handler(self, request: web.Request) -> web.StreamResponse:
         return web.Response(body=self._openapi, content_type="application/json")
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        assert self.web_dir is not None
+        return web.FileResponse(self.web_dir / "index.html")
 
     async def _healthz(self, request: web.Request) -> web.StreamResponse:
         return web.json_response({"status": "SERVING"})
