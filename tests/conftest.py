@@ -57,3 +57,29 @@ async def redis_client() -> AsyncIterator[object]:
     client = aioredis.Redis.from_url(REDIS_URL)
     yield client
     await client.aclose()
+
+
+@pytest.fixture(scope="session")
+def local_cluster() -> Iterator[object]:
+    """A real local Redis Cluster (three masters, one replica each) for this worker."""
+    from tests.support.redis_cluster import LocalCluster, available
+
+    missing = available()
+    if missing:
+        pytest.skip(f"no Redis Cluster here: {missing}")
+    cluster = LocalCluster().start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def local_sentinel() -> Iterator[object]:
+    """A real Sentinel-managed Redis (a master, a replica, three sentinels)."""
+    from tests.support.redis_cluster import LocalSentinel, available
+
+    missing = available()
+    if missing:
+        pytest.skip(f"no Redis Sentinel here: {missing}")
+    group = LocalSentinel().start()
+    yield group
+    group.stop()

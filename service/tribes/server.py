@@ -40,6 +40,7 @@ from tribes.http.metrics import MetricsEndpoint
 from tribes.metrics import Metrics
 from tribes.settings import Settings
 from tribes.store import Store, StoreUnavailableError
+from tribes.store.connect import commands_for
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
 from tribes.v1 import game_service_pb2
@@ -53,7 +54,17 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 def make_store(settings: Settings) -> Store:
     if settings.redis_url:
-        return RedisStore(settings.redis_url, prefix=settings.redis_prefix, ttls=settings.ttls)
+        commands = commands_for(
+            settings.redis_mode, settings.redis_url, sentinel_service=settings.sentinel_service
+        )
+        return RedisStore(
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            ttls=settings.ttls,
+            commands=commands,
+            min_replicas=settings.min_replicas,
+            replica_wait_ms=settings.replica_wait_ms,
+        )
     return MemoryStore(settings.ttls, max_games=settings.max_games)
 
 

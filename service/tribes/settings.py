@@ -12,6 +12,11 @@
 | TRIBES_WEB_DIR                 | clients/web | the playground's files, served at / (none = off)|
 | REDIS_URL                      | (unset)   | Redis store; unset = embedded in-process store  |
 | TRIBES_REDIS_PREFIX            | tribes    | key prefix (separates deployments)              |
+| TRIBES_REDIS_MODE              | standalone| standalone, cluster (REDIS_URL: any node) or    |
+|                                |           | sentinel (REDIS_URL: the sentinels, h1:p,h2:p)  |
+| TRIBES_REDIS_SENTINEL_SERVICE  | mymaster  | the master's name under Sentinel                |
+| TRIBES_REDIS_MIN_REPLICAS      | 0         | acknowledge a move only once N replicas have it |
+| TRIBES_REDIS_WAIT_MS           | 1000      | how long a move waits for those replicas        |
 | TRIBES_TOKEN_SECRET            | (shared)  | token signing secret; unset = agreed via store  |
 | TRIBES_ALLOW_SEED              | 0         | 1 = honour CreateGame.seed (tests, dev only)    |
 | TRIBES_IDLE_TTL_SECONDS        | 2592000   | drop a game nobody moved in for this long       |
@@ -58,6 +63,10 @@ class Settings:
     web_dir: str | None = str(_CHECKOUT / "clients" / "web")
     redis_url: str | None = None
     redis_prefix: str = "tribes"
+    redis_mode: str = "standalone"
+    sentinel_service: str = "mymaster"
+    min_replicas: int = 0
+    replica_wait_ms: int = 1000
     token_secret: str | None = None
     allow_seed: bool = False
     ttls: Ttls = Ttls()
@@ -98,6 +107,10 @@ class Settings:
             web_dir=e.get("TRIBES_WEB_DIR", d.web_dir or "") or None,
             redis_url=e.get("REDIS_URL") or None,
             redis_prefix=e.get("TRIBES_REDIS_PREFIX", d.redis_prefix),
+            redis_mode=e.get("TRIBES_REDIS_MODE", d.redis_mode).strip().lower(),
+            sentinel_service=e.get("TRIBES_REDIS_SENTINEL_SERVICE", d.sentinel_service),
+            min_replicas=int(e.get("TRIBES_REDIS_MIN_REPLICAS", d.min_replicas)),
+            replica_wait_ms=int(e.get("TRIBES_REDIS_WAIT_MS", d.replica_wait_ms)),
             token_secret=e.get("TRIBES_TOKEN_SECRET") or None,
             allow_seed=flag("TRIBES_ALLOW_SEED", d.allow_seed),
             ttls=Ttls(

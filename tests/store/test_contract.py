@@ -3,20 +3,37 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 
 import pytest
 
 from tribes.store import CommitStatus, Store, StoreUnavailableError, Ttls
+from tribes.store.commands import ClusterCommands
+from tribes.store.connect import commands_for
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
 
 
-@pytest.fixture(params=["redis", "memory"])
+@pytest.fixture(params=["redis", "memory", "cluster", "sentinel"])
 async def store(request: pytest.FixtureRequest, redis_url: str) -> AsyncIterator[Store]:
+    """Every store the service can run on: Redis, the embedded store, a real Redis
+    Cluster (sharded pub/sub) and a real Sentinel-managed Redis."""
     if request.param == "redis":
         prefix = request.getfixturevalue("redis_prefix")
         s: Store = RedisStore(redis_url, prefix=prefix)
+    elif request.param == "cluster":
+        cluster = request.getfixturevalue("local_cluster")
+        s = RedisStore(
+            cluster.url, prefix=uuid.uuid4().hex[:8], commands=ClusterCommands.from_url(cluster.url)
+        )
+    elif request.param == "sentinel":
+        group = request.getfixturevalue("local_sentinel")
+        s = RedisStore(
+            group.url,
+            prefix=uuid.uuid4().hex[:8],
+            commands=commands_for("sentinel", group.url, sentinel_service=group.service),
+        )
     else:
         s = MemoryStore()
     yield s

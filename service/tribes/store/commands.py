@@ -16,8 +16,15 @@ that could not be parsed) never gives its connection back: the connection is clo
 a fresh one is opened for the next caller. Arguments are packed before any connection is
 touched, so an argument the packer refuses costs nothing but an error for its caller.
 
-There are no automatic retries: a resent commit whose first reply was lost must be
-answered by the request-id record, not re-executed blindly by a client library.
+There are no automatic retries on the standalone and Sentinel paths: a resent commit
+whose first reply was lost must be answered by the request-id record, not re-executed
+blindly by a client library. Redis Cluster goes through redis-py's ``RedisCluster``, which
+knows slots, ``MOVED``/``ASK`` redirections and failover; the change feed there is sharded
+pub/sub (``SPUBLISH``/``SSUBSCRIBE``), so a change travels only within its game's shard.
+
+``run_and_wait`` is the durable write of ``TRIBES_REDIS_MIN_REPLICAS``: the script and a
+``WAIT`` pipelined on one connection, so ``WAIT`` counts the replicas that acknowledged
+exactly that write.
 """
 
 from __future__ import annotations
@@ -26,14 +33,35 @@ import abc
 import asyncio
 import contextlib
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.exceptions import DataError, NoScriptError, ResponseError
 
 Arg = bytes | str | int | float
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    """How the change feed is published and read on one kind of deployment."""
+
+    publish: str  # the command the commit script publishes with
+    subscribe: str  # redis-py PubSub methods
+    unsubscribe: str
+    read: str
+    confirmation: str  # the message type of a confirmed subscription
+    message: str  # the message type of a published change
+
+
+PLAIN = Feed("PUBLISH", "subscribe", "unsubscribe", "get_message", "subscribe", "message")
+SHARDED = Feed(
+    "SPUBLISH", "ssubscribe", "sunsubscribe", "get_sharded_message", "ssubscribe", "smessage"
+)
 
 
 class Script:
@@ -47,6 +75,8 @@ class Script:
 class Commands(abc.ABC):
     """One round trip per call; raises redis-py's errors (or TimeoutError) on failure."""
 
+    feed: Feed = PLAIN
+
     @abc.abstractmethod
     async def execute(self, *args: Arg) -> Any:
         """Run one command and return its parsed reply."""
@@ -57,6 +87,12 @@ class Commands(abc.ABC):
             return await self.execute("EVALSHA", script.sha, len(keys), *keys, *args)
         except NoScriptError:
             return await self.execute("EVAL", script.source, len(keys), *keys, *args)
+
+    @abc.abstractmethod
+    async def run_and_wait(
+        self, script: Script, keys: Sequence[str], args: Sequence[Arg], replicas: int, ms: int
+    ) -> tuple[Any, int]:
+        """The script's reply and how many replicas acknowledged it within ``ms``."""
 
     @abc.abstractmethod
     def pubsub_client(self) -> Any:
@@ -83,6 +119,7 @@ class ConnectionCommands(Commands):
         self._slots = asyncio.Semaphore(size)
         self._timeout = timeout
         self._closed = False
+        self._pubsub_pool: Callable[[], ConnectionPool] | None = None
 
     @classmethod
     def from_url(cls, url: str, *, size: int = 32, timeout: float = 2.0) -> ConnectionCommands:
@@ -100,6 +137,8 @@ class ConnectionCommands(Commands):
             conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
             clean = False
             try:
+                if not conn.is_connected:
+                    await conn.connect()  # the class's own connect: Sentinel's finds the master
                 await conn.send_packed_command(packed, check_health=False)
                 try:
                     reply = await conn.read_response()
@@ -114,7 +153,70 @@ class ConnectionCommands(Commands):
                 else:
                     _discard(conn)
 
+    @classmethod
+    def sentinel(
+        cls,
+        hosts: Sequence[tuple[str, int]],
+        service: str,
+        *,
+        size: int = 32,
+        timeout: float = 2.0,
+        **kwargs: Any,
+    ) -> ConnectionCommands:
+        """The master of a Sentinel-managed Redis: connections find it when they connect."""
+        sentinel = Sentinel(  # type: ignore[no-untyped-call]
+            list(hosts), socket_timeout=timeout, socket_connect_timeout=timeout, **kwargs
+        )
+
+        def pool() -> ConnectionPool:
+            return SentinelConnectionPool(  # type: ignore[no-untyped-call]
+                service, sentinel, socket_timeout=None, socket_connect_timeout=timeout, **kwargs
+            )
+
+        commands = cls(pool(), size=size, timeout=timeout)
+        commands._pubsub_pool = pool
+        return commands
+
+    async def run_and_wait(
+        self, script: Script, keys: Sequence[str], args: Sequence[Arg], replicas: int, ms: int
+    ) -> tuple[Any, int]:
+        for command in ("EVALSHA", "EVAL"):
+            body = script.sha if command == "EVALSHA" else script.source
+            try:
+                packed = self._packer.pack_commands(
+                    [(command, body, len(keys), *keys, *args), ("WAIT", replicas, ms)]
+                )
+            except (ValueError, TypeError) as exc:
+                raise DataError(f"cannot pack the command: {type(exc).__name__}") from exc
+            async with asyncio.timeout(self._timeout + ms / 1000), self._slots:
+                conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
+                clean = False
+                try:
+                    if not conn.is_connected:
+                        await conn.connect()
+                    await conn.send_packed_command(packed, check_health=False)
+                    first: Any
+                    try:
+                        first = await conn.read_response()
+                    except ResponseError as exc:
+                        first = exc
+                    acked = await conn.read_response()
+                    clean = True
+                finally:
+                    if clean and not self._closed:
+                        self._idle.append(conn)
+                    else:
+                        _discard(conn)
+            if isinstance(first, NoScriptError) and command == "EVALSHA":
+                continue  # the script was not there: nothing ran; send its source
+            if isinstance(first, ResponseError):
+                raise first
+            return first, int(acked)
+        raise AssertionError("unreachable")
+
     def pubsub_client(self) -> Any:
+        if self._pubsub_pool is not None:
+            return aioredis.Redis(connection_pool=self._pubsub_pool())
         kwargs = dict(self._pool.connection_kwargs)
         kwargs["socket_timeout"] = None  # a subscriber waits for messages indefinitely
         return aioredis.Redis(
@@ -141,3 +243,70 @@ def _discard(conn: AbstractConnection) -> None:
 
 
 _CLOSING: set[asyncio.Task[None]] = set()  # closes in flight (a task needs a reference)
+
+
+class ClusterCommands(Commands):
+    """Redis Cluster through redis-py's ``RedisCluster`` (slots, redirections, failover).
+
+    Every key of a game shares its ``{id}`` hash tag, so a game's commit script runs on
+    one shard; the lobby index keys are single keys, each on its own slot.
+    """
+
+    feed = SHARDED
+
+    def __init__(self, client: RedisCluster, *, timeout: float = 2.0) -> None:
+        self._client = client
+        self._timeout = timeout
+
+    @classmethod
+    def from_url(cls, url: str, *, timeout: float = 2.0) -> ClusterCommands:
+        client = RedisCluster.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        return cls(client, timeout=timeout)
+
+    async def execute(self, *args: Arg) -> Any:
+        async with asyncio.timeout(self._timeout * 3):  # redirections and a failover retry
+            return await self._client.execute_command(*args)
+
+    async def run_and_wait(
+        self, script: Script, keys: Sequence[str], args: Sequence[Arg], replicas: int, ms: int
+    ) -> tuple[Any, int]:
+        async with asyncio.timeout(self._timeout * 3 + ms / 1000):
+            if not self._client.nodes_manager.default_node:
+                await self._client.initialize()
+            node = self._client.get_node_from_key(keys[0])
+            if node is None:
+                raise ConnectionError("no cluster node serves this game's slot")
+            conn = node.acquire_connection()
+            clean = False
+            try:
+                for command in ("EVALSHA", "EVAL"):
+                    body = script.sha if command == "EVALSHA" else script.source
+                    packed = conn.pack_commands(
+                        [(command, body, len(keys), *keys, *args), ("WAIT", replicas, ms)]
+                    )
+                    await conn.send_packed_command(packed, check_health=False)
+                    first: Any
+                    try:
+                        first = await conn.read_response()
+                    except ResponseError as exc:
+                        first = exc
+                    acked = await conn.read_response()
+                    if isinstance(first, NoScriptError) and command == "EVALSHA":
+                        continue
+                    clean = True
+                    if isinstance(first, ResponseError):
+                        raise first
+                    return first, int(acked)
+                raise AssertionError("unreachable")
+            finally:
+                if clean:
+                    node.release(conn)
+                else:
+                    _discard(conn)
+                    node.release(conn)
+
+    def pubsub_client(self) -> Any:
+        return self._client
+
+    async def close(self) -> None:
+        await self._client.aclose()

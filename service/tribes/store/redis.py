@@ -37,7 +37,7 @@ from tribes.store.base import (
     StoreUnavailableError,
     Ttls,
 )
-from tribes.store.commands import Commands, ConnectionCommands, Script
+from tribes.store.commands import Arg, Commands, ConnectionCommands, Feed, Script
 from tribes.store.keys import Keys
 
 log = logging.getLogger(__name__)
@@ -56,11 +56,16 @@ return {r[1], r[2], r[3], r[4], redis.call('GET', KEYS[2])}
 
 # KEYS: game hash, log list, request key (the game hash again when there is none)
 # ARGV: expected version, state, log entry, finished "0"/"1", channel,
-#       idle ttl, finished ttl, request ttl, has request "0"/"1"
+#       idle ttl, finished ttl, request ttl, has request "0"/"1",
+#       the publish command (PUBLISH, or SPUBLISH on a cluster: the channel is in the slot)
 _COMMIT = Script("""
 if ARGV[9] == '1' then
   local prior = redis.call('GET', KEYS[3])
-  if prior then return {2, tonumber(prior)} end
+  if prior then
+    -- a write, so that a WAIT after this script covers the first request's move too
+    redis.call('EXPIRE', KEYS[3], ARGV[8])
+    return {2, tonumber(prior)}
+  end
 end
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {3, 0} end
@@ -76,7 +81,7 @@ if ttl > 0 then
   redis.call('EXPIRE', KEYS[2], ttl)
 end
 if ARGV[9] == '1' then redis.call('SET', KEYS[3], nv, 'EX', ARGV[8]) end
-redis.call('PUBLISH', ARGV[5], nv .. ':' .. ARGV[2])
+redis.call(ARGV[10], ARGV[5], nv .. ':' .. ARGV[2])
 return {0, nv}
 """)
 
@@ -97,14 +102,18 @@ class RedisStore(Store):
         ttls: Ttls = Ttls(),
         timeout: float = 2.0,
         commands: Commands | None = None,
+        min_replicas: int = 0,
+        replica_wait_ms: int = 1000,
     ) -> None:
         self.keys = Keys(prefix)
         self._ttls = ttls
         self._redis = (
             commands if commands is not None else ConnectionCommands.from_url(url, timeout=timeout)
         )
+        self._min_replicas = min_replicas
+        self._replica_wait_ms = replica_wait_ms
         self._pubsub_client = self._redis.pubsub_client()
-        self._fanout = _Fanout(self._pubsub_client)
+        self._fanout = _Fanout(self._pubsub_client, self._redis.feed)
 
     async def create(self, game_id: str, meta: bytes, state: bytes) -> bool:
         async with _unavailable("create"):
@@ -147,23 +156,36 @@ class RedisStore(Store):
     ) -> CommitOutcome:
         game = self.keys.game(game_id)
         request = game if request_key is None else self.keys.request(game_id, request_key)
+        keys = [game, self.keys.log(game_id), request]
+        args: list[Arg] = [
+            expected_version,
+            state,
+            log_entry,
+            "1" if finished else "0",
+            self.keys.changes(game_id),
+            self._ttls.idle,
+            self._ttls.finished,
+            self._ttls.request,
+            "0" if request_key is None else "1",
+            self._redis.feed.publish,
+        ]
         async with _unavailable("commit"):
-            code, version = await self._redis.run(
-                _COMMIT,
-                [game, self.keys.log(game_id), request],
-                [
-                    expected_version,
-                    state,
-                    log_entry,
-                    "1" if finished else "0",
-                    self.keys.changes(game_id),
-                    self._ttls.idle,
-                    self._ttls.finished,
-                    self._ttls.request,
-                    "0" if request_key is None else "1",
-                ],
+            if not self._min_replicas:
+                code, version = await self._redis.run(_COMMIT, keys, args)
+                return CommitOutcome(_STATUS[int(code)], int(version))
+            (code, version), acked = await self._redis.run_and_wait(
+                _COMMIT, keys, args, self._min_replicas, self._replica_wait_ms
             )
-        return CommitOutcome(_STATUS[int(code)], int(version))
+        outcome = CommitOutcome(_STATUS[int(code)], int(version))
+        landed = (CommitStatus.APPLIED, CommitStatus.DUPLICATE)
+        if outcome.status in landed and acked < self._min_replicas:
+            # on the primary, not yet on enough replicas: a failover now could lose it,
+            # so it is not acknowledged (a retry with the request id answers it once the
+            # replicas have it)
+            raise StoreUnavailableError(
+                f"the move reached {acked} of {self._min_replicas} replicas in time"
+            )
+        return outcome
 
     async def read_log(self, game_id: str, start: int, count: int) -> list[bytes]:
         if count <= 0:
@@ -272,8 +294,9 @@ class _Fanout:
     drops the pub/sub object, so the next subscription opens a new one.
     """
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, feed: Feed) -> None:
         self._client = client
+        self._feed = feed
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._mailboxes: dict[bytes, set[Mailbox]] = {}
@@ -290,7 +313,7 @@ class _Fanout:
                 self._confirmed[channel] = asyncio.Event()
                 try:
                     async with _unavailable("subscribe"):
-                        await self._pubsub.subscribe(channel)
+                        await getattr(self._pubsub, self._feed.subscribe)(channel)
                 except BaseException:
                     self._forget(channel, mailbox)
                     await self._reset_if_idle()
@@ -324,7 +347,7 @@ class _Fanout:
             if self._forget(channel, mailbox) and self._pubsub is not None:
                 try:
                     async with asyncio.timeout(2.0):
-                        await self._pubsub.unsubscribe(channel)
+                        await getattr(self._pubsub, self._feed.unsubscribe)(channel)
                 except (RedisError, OSError):
                     await self._drop_pubsub()
             await self._reset_if_idle()
@@ -344,17 +367,22 @@ class _Fanout:
                 await pubsub.aclose()
 
     async def _read(self, pubsub: Any) -> None:
+        read = getattr(pubsub, self._feed.read)
+        confirmation = (self._feed.confirmation, self._feed.confirmation.encode())
+        published = (self._feed.message, self._feed.message.encode())
         try:
             while True:
-                message = await pubsub.get_message(timeout=1.0)
+                message = await read(timeout=1.0)
                 if message is None:
                     continue
                 kind, name = message["type"], message["channel"]
-                if kind in (b"subscribe", "subscribe"):
+                if isinstance(name, str):
+                    name = name.encode()
+                if kind in confirmation:
                     event = self._confirmed.get(name)
                     if event is not None:
                         event.set()
-                elif kind in (b"message", "message"):
+                elif kind in published:
                     version, _, state = message["data"].partition(b":")
                     change = Change(int(version), state)
                     for mailbox in self._mailboxes.get(name, ()):
