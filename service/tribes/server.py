@@ -18,6 +18,7 @@ import logging
 import pathlib
 import secrets
 import signal
+import ssl
 import sys
 from dataclasses import dataclass
 from typing import TextIO
@@ -104,7 +105,7 @@ class App:
         games = Games(
             catalog,
             store,
-            SeatTokens(secret),
+            SeatTokens(secret, [key.encode() for key in settings.previous_secrets]),
             metrics,
             allow_seed=settings.allow_seed,
             cache_games=settings.cache_games,
@@ -130,7 +131,11 @@ class App:
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         reflection.enable((SERVICE_NAME, "grpc.health.v1.Health"), server)
-        port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+        address = f"{settings.host}:{settings.port}"
+        if settings.tls_cert and settings.tls_key:
+            port = server.add_secure_port(address, _grpc_credentials(settings))
+        else:
+            port = server.add_insecure_port(address)
         if port == 0:
             raise OSError(f"cannot listen on {settings.host}:{settings.port}")
         return cls(settings, server, port, store, metrics, games, health, request_log)
@@ -182,6 +187,7 @@ class App:
             settings.http_host,
             settings.http_port,
             reuse_port=settings.reuseport or None,
+            ssl_context=_http_tls(settings),
         )
         await site.start()
         self.http_port = int(self._http.addresses[0][1])
@@ -222,6 +228,33 @@ class App:
         await self.store.close()
         if self._metrics_http is not None:
             await self._metrics_http.stop()
+
+
+def _read(path: str) -> bytes:
+    return pathlib.Path(path).read_bytes()
+
+
+def _grpc_credentials(settings: Settings) -> grpc.ServerCredentials:
+    """TLS for gRPC from PEM files; with a client CA, clients must present a certificate."""
+    assert settings.tls_cert and settings.tls_key
+    ca = _read(settings.tls_client_ca) if settings.tls_client_ca else None
+    return grpc.ssl_server_credentials(
+        [(_read(settings.tls_key), _read(settings.tls_cert))],
+        root_certificates=ca,
+        require_client_auth=ca is not None,
+    )
+
+
+def _http_tls(settings: Settings) -> ssl.SSLContext | None:
+    """The same certificate (and client CA) for the HTTP door; None = plain HTTP."""
+    if not (settings.tls_cert and settings.tls_key):
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(settings.tls_cert, settings.tls_key)
+    if settings.tls_client_ca:
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(settings.tls_client_ca)
+    return context
 
 
 async def _agreed_secret(store: Store) -> bytes:

@@ -18,6 +18,9 @@
 | TRIBES_REDIS_MIN_REPLICAS      | 0         | acknowledge a move only once N replicas have it |
 | TRIBES_REDIS_WAIT_MS           | 1000      | how long a move waits for those replicas        |
 | TRIBES_TOKEN_SECRET            | (shared)  | token signing secret; unset = agreed via store  |
+| TRIBES_TOKEN_PREVIOUS_SECRETS  | (none)    | earlier secrets still accepted (rotation), a,b  |
+| TRIBES_TLS_CERT, _KEY          | (none)    | PEM files: gRPC and HTTP serve TLS when both set|
+| TRIBES_TLS_CLIENT_CA           | (none)    | PEM CA: clients must present a cert it signed   |
 | TRIBES_ALLOW_SEED              | 0         | 1 = honour CreateGame.seed (tests, dev only)    |
 | TRIBES_IDLE_TTL_SECONDS        | 2592000   | drop a game nobody moved in for this long       |
 | TRIBES_FINISHED_TTL_SECONDS    | 604800    | keep a finished game this long                  |
@@ -68,6 +71,10 @@ class Settings:
     min_replicas: int = 0
     replica_wait_ms: int = 1000
     token_secret: str | None = None
+    previous_secrets: tuple[str, ...] = ()
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    tls_client_ca: str | None = None
     allow_seed: bool = False
     ttls: Ttls = Ttls()
     cache_games: int = 10_000
@@ -112,6 +119,14 @@ class Settings:
             min_replicas=int(e.get("TRIBES_REDIS_MIN_REPLICAS", d.min_replicas)),
             replica_wait_ms=int(e.get("TRIBES_REDIS_WAIT_MS", d.replica_wait_ms)),
             token_secret=e.get("TRIBES_TOKEN_SECRET") or None,
+            previous_secrets=tuple(
+                x.strip()
+                for x in e.get("TRIBES_TOKEN_PREVIOUS_SECRETS", "").split(",")
+                if x.strip()
+            ),
+            tls_cert=e.get("TRIBES_TLS_CERT") or None,
+            tls_key=e.get("TRIBES_TLS_KEY") or None,
+            tls_client_ca=e.get("TRIBES_TLS_CLIENT_CA") or None,
             allow_seed=flag("TRIBES_ALLOW_SEED", d.allow_seed),
             ttls=Ttls(
                 idle=int(e.get("TRIBES_IDLE_TTL_SECONDS", d.ttls.idle)),

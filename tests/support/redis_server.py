@@ -34,7 +34,20 @@ class PrivateRedis:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> None:
+    def start_tls(self) -> None:
+        """Start a server whose ``extra`` arguments serve TLS on ``port`` (no plain port):
+        ready when the port accepts a TCP connection."""
+        self._spawn()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("private TLS redis-server did not start")
+
+    def _spawn(self) -> None:
         self.proc = subprocess.Popen(
             [
                 self.binary,
@@ -53,6 +66,9 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+
+    def start(self) -> None:
+        self._spawn()
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:

@@ -167,6 +167,11 @@ class Games:
         )
         record = meta.first_record
         game_id = self.tokens.game_id_for(request_id) if request_id else _new_game_id()
+        if request_id:  # a retry from before a key rotation has the id of an earlier key
+            for earlier in self.tokens.earlier_game_ids(request_id):
+                if await self.store.load(earlier) is not None:
+                    game_id = earlier
+                    break
         blob = pack(RECORD.encode(record), game.encode(state))
         with self._store_timer("create"):
             created = await self.store.create(game_id, META.encode(meta), blob)

@@ -1,6 +1,9 @@
 """Seat tokens and page tokens: HMACs under the server secret, so no table is kept.
 
 A seat token is ``<seat>.<MAC>``, an HMAC-SHA256 of game id, seat and a per-game salt.
+Keys rotate: tokens are issued under the current secret and accepted under it or any of
+the previous ones (``TRIBES_TOKEN_PREVIOUS_SECRETS``), so a rotation invalidates no seat;
+dropping a secret from the list retires the tokens issued under it.
 Exactly one spelling of each token is accepted (the seat in canonical decimal), so a
 token cannot be respelled into another idempotency scope. The signing secret comes from
 ``TRIBES_TOKEN_SECRET`` or, when unset, is agreed through the store (the first server to
@@ -20,6 +23,7 @@ import hashlib
 import hmac
 import re
 import struct
+from collections.abc import Sequence
 
 from tribes.core.errors import BadRequestError, BadTokenError
 
@@ -30,14 +34,17 @@ _PAGE_MAC = 12
 
 
 class SeatTokens:
-    def __init__(self, secret: bytes) -> None:
-        if len(secret) < 16:
-            raise ValueError("the token secret must be at least 16 bytes")
+    def __init__(self, secret: bytes, previous: Sequence[bytes] = ()) -> None:
+        for key in (secret, *previous):
+            if len(key) < 16:
+                raise ValueError("every token secret must be at least 16 bytes")
         self._secret = secret
+        self._keys = (secret, *previous)  # verification tries them in order
         self._verified: dict[tuple[str, str, str], int] = {}
 
-    def _mac(self, game_id: str, seat: int, salt: str) -> str:
-        digest = hmac.new(self._secret, f"{game_id}\0{seat}\0{salt}".encode(), hashlib.sha256)
+    def _mac(self, game_id: str, seat: int, salt: str, key: bytes | None = None) -> str:
+        message = f"{game_id}\0{seat}\0{salt}".encode()
+        digest = hmac.new(key or self._secret, message, hashlib.sha256)
         return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
 
     def issue(self, game_id: str, seat: int, salt: str) -> str:
@@ -57,8 +64,9 @@ class SeatTokens:
         if not _SEAT.fullmatch(seat_text) or not mac:
             raise BadTokenError("the seat token is malformed")
         seat = int(seat_text)
-        if seat >= seat_count or not hmac.compare_digest(
-            mac.encode(), self._mac(game_id, seat, salt).encode()
+        if seat >= seat_count or not any(
+            hmac.compare_digest(mac.encode(), self._mac(game_id, seat, salt, key).encode())
+            for key in self._keys
         ):
             raise BadTokenError("the seat token is not valid for this game")
         if len(self._verified) >= _REMEMBERED:
@@ -66,14 +74,18 @@ class SeatTokens:
         self._verified[key] = seat
         return seat
 
-    def game_id_for(self, request_id: str) -> str:
+    def game_id_for(self, request_id: str, key: bytes | None = None) -> str:
         """A stable game id for a CreateGame request id (so retries find their game)."""
-        digest = hmac.new(self._secret, f"create\0{request_id}".encode(), hashlib.sha256)
+        digest = hmac.new(key or self._secret, f"create\0{request_id}".encode(), hashlib.sha256)
         return base64.urlsafe_b64encode(digest.digest()[:12]).decode()
 
-    def _page_mac(self, scope: str, offset: int) -> bytes:
+    def earlier_game_ids(self, request_id: str) -> list[str]:
+        """The ids the same request would have had under the previous secrets."""
+        return [self.game_id_for(request_id, key) for key in self._keys[1:]]
+
+    def _page_mac(self, scope: str, offset: int, key: bytes | None = None) -> bytes:
         message = f"page\0{scope}\0{offset}".encode()
-        return hmac.new(self._secret, message, hashlib.sha256).digest()[:_PAGE_MAC]
+        return hmac.new(key or self._secret, message, hashlib.sha256).digest()[:_PAGE_MAC]
 
     def page_token(self, scope: str, offset: int) -> str:
         """An opaque token for the page starting at ``offset`` of ``scope`` (a game id)."""
@@ -94,7 +106,8 @@ class SeatTokens:
         if len(raw) != _PAGE.size + _PAGE_MAC:
             raise bad
         (offset,) = _PAGE.unpack(raw[: _PAGE.size])
-        if not hmac.compare_digest(raw[_PAGE.size :], self._page_mac(scope, offset)):
+        macs = (self._page_mac(scope, offset, key) for key in self._keys)
+        if not any(hmac.compare_digest(raw[_PAGE.size :], mac) for mac in macs):
             raise bad
         return int(offset)
 
