@@ -8,7 +8,6 @@ import shutil
 import ssl
 import subprocess
 import uuid
-from collections.abc import Iterator
 
 import aiohttp
 import grpc
@@ -32,7 +31,7 @@ def _openssl(*args: str, cwd: pathlib.Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def certs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[pathlib.Path]:
+def certs(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     """A CA, a server certificate for localhost/127.0.0.1 and a client certificate."""
     d = tmp_path_factory.mktemp("certs")
     _openssl(
@@ -84,7 +83,7 @@ def certs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[pathlib.Path]:
             "san.cnf",
             cwd=d,
         )
-    yield d
+    return d
 
 
 def _files(d: pathlib.Path, *names: str) -> tuple[bytes, ...]:
