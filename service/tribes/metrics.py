@@ -175,6 +175,21 @@ class Metrics:
             ("method",),
             registry=r,
         )
+        self.timeouts = Counter(
+            "tribes_timeouts_total",
+            "Decisions that ran out of time (time controls), by game.",
+            ("game",),
+            registry=r,
+        )
+        self.resignations = Counter(
+            "tribes_resignations_total", "Seats that resigned, by game.", ("game",), registry=r
+        )
+        self.bot_moves = Counter(
+            "tribes_bot_moves_total",
+            "Moves the service played for bot seats, by game and bot kind.",
+            ("game", "bot"),
+            registry=r,
+        )
         self.sessions = Gauge(
             "tribes_sessions",
             "Open play sessions, by transport (grpc, websocket).",

@@ -28,10 +28,11 @@ from aiohttp import web
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
-from tribes.core import limits
+from tribes.core import botseats, limits
 from tribes.core.catalog import Catalog, build_catalog
 from tribes.core.games import Games
 from tribes.core.quotas import RateLimit
+from tribes.core.status import KNOWN
 from tribes.core.tokens import SeatTokens
 from tribes.grpc import reflection
 from tribes.grpc.interceptors import ObservabilityInterceptor, RequestLog
@@ -86,6 +87,7 @@ class App:
     _serving: bool = False
     _health_task: asyncio.Task[None] | None = None
     _log_task: asyncio.Task[None] | None = None
+    _sweep_task: asyncio.Task[None] | None = None
 
     @classmethod
     async def create(
@@ -150,6 +152,7 @@ class App:
             await self._start_http()
         await self._probe()
         self._health_task = asyncio.create_task(self._watch_store())
+        self._sweep_task = asyncio.create_task(self._sweep())
         if self.request_log is not None:
             self._log_task = asyncio.create_task(self.request_log.run())
         log.info(
@@ -209,8 +212,20 @@ class App:
             await asyncio.sleep(self.settings.health_interval)
             await self._probe()
 
+    async def _sweep(self) -> None:
+        """Deadlines and bot turns that fell due, on every replica (each applied once:
+        the store's compare-and-set and the decision leases)."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                await botseats.sweep(self.games, self.games.bots)
+            except KNOWN as exc:
+                log.debug("sweep skipped: %s", exc)
+            except Exception:
+                log.exception("sweep failed")
+
     async def stop(self, grace: float | None = None) -> None:
-        for task in (self._health_task, self._log_task):
+        for task in (self._health_task, self._log_task, self._sweep_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -225,6 +240,7 @@ class App:
             await self.server.stop(grace)
         if self.request_log is not None:
             self.request_log.flush()
+        await self.games.close()
         await self.store.close()
         if self._metrics_http is not None:
             await self._metrics_http.stop()

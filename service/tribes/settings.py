@@ -82,6 +82,7 @@ class Settings:
     log_level: str = "INFO"
     log_requests: bool = True
     health_interval: float = 1.0
+    sweep_interval: float = 1.0
     grace: float = 5.0
     uvloop: bool = True
     gc_tune: bool = True
@@ -140,6 +141,7 @@ class Settings:
             log_level=e.get("TRIBES_LOG_LEVEL", d.log_level),
             log_requests=flag("TRIBES_LOG_REQUESTS", d.log_requests),
             health_interval=float(e.get("TRIBES_HEALTH_INTERVAL_SECONDS", d.health_interval)),
+            sweep_interval=float(e.get("TRIBES_SWEEP_SECONDS", d.sweep_interval)),
             grace=float(e.get("TRIBES_GRACE_SECONDS", d.grace)),
             uvloop=flag("TRIBES_UVLOOP", d.uvloop),
             gc_tune=flag("TRIBES_GC_TUNE", d.gc_tune),

@@ -271,6 +271,7 @@ async def test_openapi_describes_every_route(http: Http) -> None:
         "WatchGame",
         "ListGames",
         "JoinGame",
+        "Resign",
     }
     assert "/v1/games/{name}:applyMove" in doc["paths"]
     snapshot = doc["components"]["schemas"]["tribes.v1.GameSnapshot"]["properties"]

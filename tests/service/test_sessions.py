@@ -50,6 +50,15 @@ async def _snapshot(stream: Any) -> Any:
     return event.snapshot
 
 
+async def _settle(streams: list[Any], first: list[Any]) -> None:
+    """Read each stream's pushes until its seat list shows every seat present: a seat's
+    session opening pushes the new seat list to the sessions already open."""
+    for stream, snap in zip(streams, first, strict=True):
+        while not all(seat.present for seat in snap.seats):
+            snap = await _snapshot(stream)
+            assert snap.version == first[0].version  # a presence push: the same version
+
+
 def _rejection(event: spb.PlayEvent) -> tuple[int, str, str]:
     assert event.WhichOneof("kind") == "rejected", event
     status = event.rejected.status
@@ -72,6 +81,7 @@ async def test_every_seat_gets_every_change_and_the_stream_ends(stub: Stub) -> N
     firsts = [await _snapshot(s) for s in streams]
     assert [f.viewer_seat for f in firsts] == [0, 1] and all(f.version == 1 for f in firsts)
     assert [m.id for m in firsts[0].legal_moves] == ["bid:1", "bid:2", "bid:3"]
+    await _settle(streams, firsts)
     await streams[0].write(_move("bid:2", expected=1))
     mine, theirs = await _snapshot(streams[0]), await _snapshot(streams[1])
     assert mine.version == theirs.version == 2
@@ -208,9 +218,11 @@ def test_pushes_reach_seats_on_another_process(redis_url: str, redis_prefix: str
                 created = await create(Stub(ca))
                 s0 = Stub(ca).Play(metadata=bearer(created.tokens[0]))
                 s1 = Stub(cb).Play(metadata=bearer(created.tokens[1]))
+                firsts = []
                 for s in (s0, s1):
                     await s.write(_open(created.name))
-                    await _snapshot(s)
+                    firsts.append(await _snapshot(s))
+                await _settle([s0, s1], firsts)
                 await s0.write(_move("bid:3", expected=1))
                 assert (await _snapshot(s0)).version == 2
                 assert (await _snapshot(s1)).version == 2

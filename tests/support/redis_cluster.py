@@ -184,6 +184,18 @@ class LocalCluster:
         finally:
             client.close()
 
+    def wait_promoted(self, key: str, old: int, seconds: float = 30) -> None:
+        """Until a node other than ``old`` serves ``key``'s slot (the failover is done)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                if self.master_of(key) != old:
+                    return
+            except redis.RedisError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("no replica was promoted")
+
     def slots_of(self, port: int) -> set[int]:
         """The hash slots the master on ``port`` serves."""
         client = redis.Redis(port=port, socket_timeout=1)

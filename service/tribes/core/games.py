@@ -22,15 +22,17 @@ Decisions worth knowing (README "API"):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from tribes.core import limits, sessions
+from tribes.core import hosting, limits, sessions
+from tribes.core.botseats import BotSeats, Chooser
 from tribes.core.cache import Cached, StateCache
 from tribes.core.catalog import Catalog, Entry
 from tribes.core.errors import (
@@ -42,6 +44,7 @@ from tribes.core.errors import (
     StaleVersionError,
     TokenRequiredError,
 )
+from tribes.core.presence import Presence
 from tribes.core.quotas import RateLimit, peer_host
 from tribes.core.records import (
     ENTRY,
@@ -54,6 +57,8 @@ from tribes.core.records import (
     apply_system,
     join_id,
     pack,
+    resign_id,
+    timeout_id,
     unpack,
 )
 from tribes.core.snapshots import (
@@ -66,7 +71,7 @@ from tribes.core.snapshots import (
 from tribes.core.tokens import SeatTokens
 from tribes.engine import SPECTATOR, GameFinishedError, MalformedMoveError, RulesError, driver
 from tribes.metrics import Metrics, Timer
-from tribes.store import CommitOutcome, CommitStatus, Loaded, Store
+from tribes.store import CommitOutcome, CommitStatus, Loaded, Store, StoreUnavailableError
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
 
@@ -104,6 +109,24 @@ class Played:
     replayed: bool
 
 
+class StoreClock:
+    """The store's clock as this process estimates it between readings (every sweep
+    reads it): for what a snapshot shows. Charging time and enforcing deadlines read the
+    store itself. An in-process store lends its own clock."""
+
+    def __init__(self, source: Callable[[], int] | None = None) -> None:
+        self._source = source
+        self._offset = 0.0
+
+    def observe(self, store_ms: int) -> None:
+        self._offset = store_ms - time.time() * 1000
+
+    def estimate(self) -> int:
+        if self._source is not None:
+            return self._source()
+        return int(time.time() * 1000 + self._offset)
+
+
 class Games:
     def __init__(
         self,
@@ -115,7 +138,10 @@ class Games:
         allow_seed: bool = False,
         cache_games: int = 10_000,
         create_limit: RateLimit | None = None,
+        chooser: Chooser | None = None,
+        bot_kinds: Sequence[str] = ("random",),
     ) -> None:
+        self.bot_kinds = tuple(bot_kinds)
         self.catalog = catalog
         self.store = store
         self.tokens = tokens
@@ -125,6 +151,14 @@ class Games:
         self.writer = SnapshotWriter()
         self.create_limit = create_limit or RateLimit(0, 1, what="games created")
         self._game_types = game_types(catalog)
+        self.clock = StoreClock(store.clock_source())
+        self.presence = Presence(store, self.clock)
+        self.bots = BotSeats(self, chooser)
+
+    async def close(self) -> None:
+        """Stop the bots' decisions and give up this process's presence holds."""
+        await self.bots.close()
+        await self.presence.close()
 
     # -- the operations ------------------------------------------------------------------
 
@@ -153,9 +187,20 @@ class Games:
             seed = secrets.randbits(64)
         with self._rule_timer(game.id, "new_game"):
             state = game.new_game(seat_count, options, seed)
-        initial = None
-        if request.listed:
-            initial = GameRecord(True, tuple(Seat(open=True) for _ in range(seat_count)))
+        tc = request.time_control
+        clock = hosting.clock_of(
+            tc.per_move_seconds, tc.initial_seconds, tc.increment_seconds, tc.on_timeout
+        )
+        bots = limits.bots(dict(request.bots), seat_count, self.bot_kinds)
+        seats = tuple(
+            Seat(open=request.listed and i not in bots, bot=bots.get(i, ""))
+            for i in range(seat_count)
+        )
+        initial: GameRecord | None = GameRecord(request.listed, seats, clock)
+        if clock is not None and initial is not None:
+            initial = hosting.started(initial, game.to_act(state), await self.store.now_ms())
+        if initial == GameRecord(False, tuple(Seat() for _ in range(seat_count))):
+            initial = None  # the plain record: nothing to keep
         meta = GameMeta(
             game_type=game.id,
             seat_count=seat_count,
@@ -195,11 +240,13 @@ class Games:
         if record.listed:  # indexed after the create (and again on a retry): idempotent
             await self.store.list_add(game_id, ("", game.id), meta.created_ms)
         cached = self.cache.put(game_id, version, state, meta, record)
-        tokens = (
-            []
-            if record.listed
-            else [self.tokens.issue(game_id, seat, meta.salt) for seat in range(meta.seat_count)]
-        )
+        await self._after_commit(entry, game_id, cached)
+        tokens: list[str] = []
+        if not record.listed:  # a bot's seat has no token to hand out: "" keeps the places
+            tokens = [
+                "" if seat.bot else self.tokens.issue(game_id, i, meta.salt)
+                for i, seat in enumerate(record.seats)
+            ]
         return create_response(self.snapshot(entry, game_id, cached, SPECTATOR), tokens)
 
     async def get_game(self, caller: Caller, request: spb.GetGameRequest) -> bytes:
@@ -209,6 +256,14 @@ class Games:
         entry = self.catalog.get(meta.game_type)
         viewer = self.viewer_of(caller, game_id, meta)
         cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+        record = cached.record
+        if (
+            record.clock is not None
+            and hosting.timed_out(record, self.clock.estimate()) is not None
+            and await self._timed_out(entry, game_id, cached)
+        ):  # a deadline passed: its consequence first (once, on whichever replica)
+            cached = await self.current_state(game_id)
+        await self.presence.ensure(game_id)
         return self.snapshot(entry, game_id, cached, viewer)
 
     async def apply_move(self, caller: Caller, request: spb.ApplyMoveRequest) -> bytes:
@@ -241,6 +296,11 @@ class Games:
                 seat = self.tokens.seat_of(game_id, cached.meta.salt, cached.meta.seat_count, token)
                 if prior is not None:
                     return await self._replay_answer(entry, game_id, cached, seat, prior)
+                if cached.record.over:
+                    raise GameFinishedError("the game is over")
+                now = await self.store.now_ms() if cached.record.clock is not None else 0
+                if now and await self._timed_out(entry, game_id, cached, now):
+                    continue  # a deadline passed first: its consequence is applied, look again
                 if expected and expected != cached.version:
                     self.metrics.inc(self.metrics.version_conflicts, game_type)
                     raise StaleVersionError(
@@ -248,11 +308,12 @@ class Games:
                         current_version=str(cached.version),
                     )
                 move, state = self._play(entry, cached, seat, request, choice)
-                outcome = await self._commit(entry, game_id, cached, seat, move, state, request_key)
+                outcome, record = await self._commit(
+                    entry, game_id, cached, seat, move, state, request_key, now
+                )
                 if outcome.status is CommitStatus.APPLIED:
-                    fresh = self.cache.put(
-                        game_id, outcome.version, state, cached.meta, cached.record
-                    )
+                    fresh = self.cache.put(game_id, outcome.version, state, cached.meta, record)
+                    await self._after_commit(entry, game_id, fresh)
                     return Played(entry, game_id, fresh, seat, replayed=False)
                 if outcome.status is CommitStatus.DUPLICATE:
                     return await self._replay_answer(entry, game_id, cached, seat, outcome.version)
@@ -366,7 +427,7 @@ class Games:
                 description=f"{name or 'A player'} joined as seat {seat}",
                 public_move_id=None,
                 public_description="",
-                time_ms=int(time.time() * 1000),
+                time_ms=self.clock.estimate(),
             )
             blob = pack(RECORD.encode(record), entry.game.encode(current.state))
             with self._store_timer("commit"):
@@ -480,6 +541,7 @@ class Games:
             entry = self.catalog.get(meta.game_type)
             viewer = self.viewer_of(caller, game_id, meta)
             current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+            hold = await self.presence.hold(game_id, viewer) if viewer != SPECTATOR else None
             self.metrics.watchers.inc()
             try:
                 if from_version is None or not 0 < from_version <= current.version:
@@ -508,6 +570,8 @@ class Games:
                     yield self.snapshot(entry, game_id, last, viewer)
             finally:
                 self.metrics.watchers.dec()
+                if hold is not None:
+                    await self.presence.release(hold)
 
     async def _versions(
         self, entry: Entry, game_id: str, start: Cached, end: int
@@ -571,11 +635,17 @@ class Games:
         move: Any,
         state: Any,
         request_key: str | None,
-    ) -> CommitOutcome:
-        """Write the new state, its log entry and the request id in one compare-and-set."""
+        now_ms: int,
+    ) -> tuple[CommitOutcome, GameRecord]:
+        """Write the new state (and the seat record, clocks charged at the store's time
+        ``now_ms``), its log entry and the request id in one compare-and-set."""
         game = entry.game
         public = game.public_move(cached.state, seat, move)
-        record = LogEntry(
+        record = cached.record
+        if record.clock is not None:
+            after = () if game.result(state) is not None else game.to_act(state)
+            record = hosting.charged(record, game.to_act(cached.state), after, seat, now_ms)
+        logged = LogEntry(
             version=cached.version + 1,
             seat=seat,
             move_id=move.key,
@@ -586,15 +656,15 @@ class Games:
                 if public is None
                 else game.describe(cached.state, public)
             ),
-            time_ms=int(time.time() * 1000),
+            time_ms=self.clock.estimate(),
         )
-        finished = game.result(state) is not None
+        finished = hosting.is_over(game, state, record)
         with self._store_timer("commit"):
             outcome = await self.store.commit(
                 game_id,
                 cached.version,
-                pack(RECORD.encode(cached.record), game.encode(state)),
-                ENTRY.encode(record),
+                pack(RECORD.encode(record), game.encode(state)),
+                ENTRY.encode(logged),
                 finished=finished,
                 request_key=request_key,
             )
@@ -602,13 +672,174 @@ class Games:
             self.metrics.inc(self.metrics.moves_applied, game.id)
             if finished:
                 self.metrics.inc(self.metrics.games_finished, game.id)
+        return outcome, record
+
+    async def _commit_record(
+        self,
+        entry: Entry,
+        game_id: str,
+        cached: Cached,
+        record: GameRecord,
+        logged: LogEntry,
+        request_key: str | None = None,
+    ) -> CommitOutcome:
+        """Commit a change of the seat record alone (a system entry): the state as it is."""
+        finished = hosting.is_over(entry.game, cached.state, record)
+        with self._store_timer("commit"):
+            outcome = await self.store.commit(
+                game_id,
+                cached.version,
+                pack(RECORD.encode(record), entry.game.encode(cached.state)),
+                ENTRY.encode(logged),
+                finished=finished,
+                request_key=request_key,
+            )
+        if outcome.status is CommitStatus.APPLIED:
+            fresh = self.cache.put(game_id, outcome.version, cached.state, cached.meta, record)
+            await self._after_commit(entry, game_id, fresh)
         return outcome
 
+    async def _after_commit(self, entry: Entry, game_id: str, cached: Cached) -> None:
+        """Note when the game next needs the service (a deadline, a bot's turn), and start
+        a bot's decision here at once."""
+        record = cached.record
+        if record.clock is None and not any(seat.bot for seat in record.seats):
+            return
+        due = 0
+        if not hosting.is_over(entry.game, cached.state, record):
+            due = hosting.next_deadline(record)
+            if self.bots.to_play(entry, cached) is not None:
+                due = self.clock.estimate()
+                self.bots.kick(entry, game_id, cached)
+        with contextlib.suppress(StoreUnavailableError):
+            await self.store.due_set(game_id, due)
+
+    # -- hosted play: resignation, timeouts, bots ----------------------------------------
+
+    async def resign(self, caller: Caller, request: spb.ResignRequest) -> bytes:
+        """The caller's seat leaves: a two-seat game ends, a larger one plays on with the
+        seat played out by a bot; the seat ranks below every seat that did not resign."""
+        game_id = limits.game_id(request.name)
+        if caller.token is None:
+            raise TokenRequiredError("resigning needs a seat token")
+        request_id = limits.request_id(request.request_id)
+        owner = caller.token.partition(".")[0]
+        request_key = f"{owner}:resign:{request_id}" if request_id else None
+        for _ in range(limits.MAX_SEATS + 1):
+            loaded = await self._load(game_id, request_key)
+            meta = self._meta(game_id, loaded)
+            entry = self.catalog.get(meta.game_type)
+            current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+            seat = self.tokens.seat_of(game_id, meta.salt, meta.seat_count, caller.token)
+            if loaded.prior_version is not None:  # a retry: the version it made
+                played = await self._replay_answer(
+                    entry, game_id, current, seat, loaded.prior_version, "Resign"
+                )
+                return self.snapshot(entry, game_id, played.cached, seat)
+            if hosting.is_over(entry.game, current.state, current.record):
+                raise GameFinishedError("the game is over")
+            if current.record.seats[seat].resigned:
+                raise FailedPreconditionError("this seat has resigned already", "ALREADY_RESIGNED")
+            record = hosting.left(current.record, seat, "resign")
+            logged = self._system_entry(current, seat, resign_id(seat), f"Seat {seat} resigned")
+            outcome = await self._commit_record(
+                entry, game_id, current, record, logged, request_key
+            )
+            if outcome.status is CommitStatus.APPLIED:
+                self.metrics.inc(self.metrics.resignations, entry.game.id)
+                fresh = self.cache.at(game_id, outcome.version) or await self.current_state(game_id)
+                return self.snapshot(entry, game_id, fresh, seat)
+            if outcome.status is CommitStatus.DUPLICATE:
+                played = await self._replay_answer(
+                    entry, game_id, current, seat, outcome.version, "Resign"
+                )
+                return self.snapshot(entry, game_id, played.cached, seat)
+            if outcome.status is CommitStatus.MISSING:
+                raise GameNotFoundError(f"there is no game 'games/{game_id}'")
+        raise StaleVersionError("the game is changing too fast; try again")
+
+    def _system_entry(self, cached: Cached, seat: int, move_id: str, text: str) -> LogEntry:
+        return LogEntry(
+            version=cached.version + 1,
+            seat=seat,
+            move_id=move_id,
+            description=text,
+            public_move_id=None,
+            public_description="",
+            time_ms=self.clock.estimate(),
+        )
+
+    async def _timed_out(
+        self, entry: Entry, game_id: str, cached: Cached, now: int | None = None
+    ) -> bool:
+        """Apply a passed deadline of this game (once, by compare-and-set); True if one was
+        due at the store's time ``now`` (the caller looks at the game again)."""
+        if now is None:
+            now = await self.store.now_ms()
+        seat = hosting.timed_out(cached.record, now)
+        if seat is None:
+            return False
+        clock = cached.record.clock
+        assert clock is not None
+        if clock.forfeit:
+            record = hosting.left(cached.record, seat, "timeout")
+            text = f"Seat {seat} ran out of time and loses"
+        else:  # a bot makes this decision (BotSeats, once); the seat then plays on
+            seats = list(cached.record.seats)
+            seats[seat] = replace(seats[seat], bot_decides=True)
+            record = replace(cached.record, seats=tuple(seats))
+            text = f"Seat {seat} ran out of time; a bot makes this decision"
+        logged = self._system_entry(cached, seat, timeout_id(seat, clock.forfeit), text)
+        outcome = await self._commit_record(entry, game_id, cached, record, logged)
+        if outcome.status is CommitStatus.APPLIED:
+            self.metrics.inc(self.metrics.timeouts, entry.game.id)
+        return True
+
+    async def play_as(
+        self, game_id: str, seat: int, move_id: str, expected: int, request_id: str
+    ) -> int:
+        """Play ``move_id`` as ``seat`` (the service playing a seat itself) through the
+        ordinary move path; the version it made."""
+        cached = await self.current_state(game_id)
+        token = self.tokens.issue(game_id, seat, cached.meta.salt)
+        request = spb.ApplyMoveRequest(
+            name=f"games/{game_id}",
+            move_id=move_id,
+            expected_version=expected,
+            request_id=request_id,
+        )
+        played = await self.play_move(Caller(token, "service"), request)
+        return played.cached.version
+
+    async def service_due(self, game_id: str, now_ms: int) -> None:
+        """The sweep's work for one game: a passed deadline, or a bot's turn."""
+        try:
+            cached = await self.current_state(game_id)
+        except GameNotFoundError:
+            await self.store.due_set(game_id, 0)
+            return
+        entry = self.catalog.get(cached.meta.game_type)
+        if cached.record.clock is not None and await self._timed_out(
+            entry, game_id, cached, now_ms
+        ):
+            return
+        if self.bots.to_play(entry, cached) is not None:
+            self.bots.kick(entry, game_id, cached)
+            return
+        over = hosting.is_over(entry.game, cached.state, cached.record)
+        await self.store.due_set(game_id, 0 if over else hosting.next_deadline(cached.record))
+
     async def _replay_answer(
-        self, entry: Entry, game_id: str, current: Cached, seat: int, version: int
+        self,
+        entry: Entry,
+        game_id: str,
+        current: Cached,
+        seat: int,
+        version: int,
+        rpc: str = "ApplyMove",
     ) -> Played:
         """The first answer to a retried request: the state at the version it made."""
-        self.metrics.inc(self.metrics.idempotent_replays, "ApplyMove")
+        self.metrics.inc(self.metrics.idempotent_replays, rpc)
         if current.version == version:
             return Played(entry, game_id, current, seat, replayed=True)
         rebuilt = await self._state_at(entry, game_id, current.meta, version)
@@ -686,7 +917,13 @@ class Games:
         return legal
 
     def snapshot(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
-        """The viewer's snapshot bytes at the cached version, built once per viewer."""
+        """The viewer's snapshot at the cached version — built once per viewer — with the
+        seat list (clocks, presence) and the server's clock added as it is sent."""
+        seen = self.presence.known(game_id, cached.meta.seat_count)
+        tail = self.writer.seats_tail(cached.record, seen, self.clock.estimate())
+        return self._snapshot_core(entry, game_id, cached, viewer) + tail
+
+    def _snapshot_core(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
         built = cached.snapshots.get(viewer)
         if built is None:
             legal = self._legal(entry, cached, viewer) if viewer != SPECTATOR else ()

@@ -9,7 +9,7 @@ a trailer or a log line. ``page_size`` above the maximum is coerced to it (AIP-1
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from tribes.core.errors import BadRequestError, BadTokenError
 from tribes.engine.errors import BadOptionsError, MalformedMoveError
@@ -104,6 +104,18 @@ def page_size(value: int) -> int:
     if value < 0:
         raise BadRequestError("page_size must not be negative", "BAD_PAGE_SIZE")
     return min(value or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+
+
+def bots(values: Mapping[int, str], seats: int, kinds: Sequence[str]) -> dict[int, str]:
+    """CreateGame's ``bots``: seat -> a bot kind this server has."""
+    for seat, kind in values.items():
+        if not 0 <= seat < seats:
+            raise BadRequestError(f"bots: seat must be 0..{seats - 1}, not {seat}", "BAD_BOTS")
+        if kind not in kinds:
+            raise BadRequestError(
+                f"bots: {quote(kind)} is not a bot kind (kinds: {', '.join(kinds)})", "BAD_BOTS"
+            )
+    return dict(values)
 
 
 MAX_LOBBY_PAGE = 200

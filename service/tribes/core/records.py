@@ -30,12 +30,28 @@ class Seat:
     open: bool = False  # listed games: nobody has joined this seat yet
     bot: str = ""  # the bot kind that plays this seat ("" = a person)
     resigned: bool = False
+    timed_out: bool = False  # lost on time (on_timeout = forfeit)
+    remaining_ms: int = -1  # chess clock as of since_ms (-1 = none)
+    since_ms: int = 0  # when its current decision began (store clock; 0 = not to act)
+    bot_decides: bool = False  # its decision timed out (on_timeout = bot): a bot makes it
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A game's time control (``tribes.core.hosting``)."""
+
+    per_move_ms: int  # 0 = no limit per decision
+    initial_ms: int  # 0 = no chess clock
+    increment_ms: int
+    forfeit: bool  # on timeout: the seat loses (else a bot makes the decision)
 
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     listed: bool
     seats: tuple[Seat, ...]
+    clock: Clock | None = None
+    over: bool = False  # ended by the platform (a resignation or a loss on time)
 
     @property
     def open_seats(self) -> tuple[int, ...]:
@@ -118,9 +134,42 @@ class _Meta:
             )
 
 
+@dataclass(frozen=True, slots=True)
+class _SeatV1:
+    name: str = ""
+    open: bool = False
+    bot: str = ""
+    resigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _RecordV1:
+    listed: bool
+    seats: tuple[_SeatV1, ...]
+
+
+class _Record:
+    """GameRecord's codec: writes layout 2 (clocks), reads layouts 1 and 2."""
+
+    def __init__(self) -> None:
+        self._v2 = StateCodec(GameRecord, version=2)
+        self._v1 = StateCodec(_RecordV1, version=1)
+
+    def encode(self, record: GameRecord) -> bytes:
+        return self._v2.encode(record)
+
+    def decode(self, data: bytes) -> GameRecord:
+        try:
+            return self._v2.decode(data)
+        except CodecError:
+            old = self._v1.decode(data)
+            seats = tuple(Seat(s.name, s.open, s.bot, s.resigned) for s in old.seats)
+            return GameRecord(old.listed, seats)
+
+
 META = _Meta()
 ENTRY = StateCodec(LogEntry, version=1)
-RECORD = StateCodec(GameRecord, version=1)
+RECORD = _Record()
 
 # -- the stored blob: the record beside the rules' state ------------------------------
 
@@ -158,6 +207,15 @@ def join_id(seat: int, name: str) -> str:
     return f"{SYSTEM}join:{seat}:{name}"
 
 
+def resign_id(seat: int) -> str:
+    return f"{SYSTEM}resign:{seat}"
+
+
+def timeout_id(seat: int, forfeit: bool) -> str:
+    """A decision that timed out: the seat lost (forfeit) or a bot makes the move next."""
+    return f"{SYSTEM}timeout:{seat}:{'forfeit' if forfeit else 'bot'}"
+
+
 def apply_system(record: GameRecord, move_id: str) -> GameRecord:
     """The record after a system entry (the inverse of the ``*_id`` functions)."""
     kind, _, rest = move_id[1:].partition(":")
@@ -166,6 +224,12 @@ def apply_system(record: GameRecord, move_id: str) -> GameRecord:
     seats = list(record.seats)
     if kind == "join":
         seats[seat] = replace(seats[seat], name=arg, open=False)
+    elif kind in ("resign", "timeout") and (kind == "resign" or arg == "forfeit"):
+        from tribes.core.hosting import left  # the one place that knows what leaving does
+
+        return left(record, seat, kind)
+    elif kind == "timeout":
+        seats[seat] = replace(seats[seat], bot_decides=True)
     else:
         raise CodecError(f"unknown system entry {move_id[:40]!r}")
     return replace(record, seats=tuple(seats))

@@ -21,9 +21,10 @@ import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from tribes.core import limits
+from tribes.core import hosting, limits
 from tribes.core.errors import BadRequestError
 from tribes.core.status import KNOWN, failure_of
+from tribes.engine import SPECTATOR
 from tribes.store import Change, Mailbox, StoreUnavailableError
 from tribes.v1 import game_service_pb2 as spb
 from tribes.wire import protowire as pw
@@ -61,13 +62,15 @@ class Inbox(Mailbox):
         self.closed = True
         self._ready.set()
 
-    async def next(self) -> tuple[list[Any], Change | None]:
-        """The pending requests and the newest change (older ones are dropped)."""
-        while not self._requests and not self._changes:
+    async def next(self) -> tuple[list[Any], Change | None, bool]:
+        """The pending requests, the newest change (older ones are dropped) and whether a
+        presence notice came."""
+        while not self._requests and not self._changes and not self.nudged:
             if self._failure is not None:
                 raise StoreUnavailableError(self._failure)
             self._ready.clear()
             await self._ready.wait()
+        nudged, self.nudged = self.nudged, False
         requests = list(self._requests)
         self._requests.clear()
         self._space.set()
@@ -76,7 +79,7 @@ class Inbox(Mailbox):
             change = self._changes[-1]
             self.dropped += len(self._changes) - 1
             self._changes.clear()
-        return requests, change
+        return requests, change, nudged
 
 
 def snapshot_event(snapshot: bytes) -> bytes:
@@ -117,27 +120,39 @@ async def play(
         viewer = games.viewer_of(caller, game_id, meta)
         gauge = games.metrics.child(games.metrics.sessions, transport)
         gauge.inc()
+        hold = await games.presence.hold(game_id, viewer) if viewer != SPECTATOR else None
         reader = asyncio.create_task(_read(requests, inbox))
         try:
             held = opened.from_version if opened.HasField("from_version") else None
             last = current
+            seats = meta.seat_count
+            shown = games.presence.known(game_id, seats)  # the presence last pushed
             if held != current.version:
                 yield snapshot_event(games.snapshot(entry, game_id, current, viewer))
-            while entry.game.result(last.state) is None:
-                moves, change = await inbox.next()
+            while not hosting.is_over(entry.game, last.state, last.record):
+                moves, change, nudged = await inbox.next()
                 for request in moves:
                     event, played = await _move(games, caller, game_id, request)
                     if played is not None and played.version > last.version:
                         last = played
                     yield event
+                if nudged:
+                    await games.presence.seats(game_id, seats)
                 if change is not None and change.version > last.version:
                     last = games.cached_state(entry, game_id, meta, change.version, change.state)
+                    shown = games.presence.known(game_id, seats)
+                    yield snapshot_event(games.snapshot(entry, game_id, last, viewer))
+                elif nudged and games.presence.known(game_id, seats) != shown:
+                    # a seat came or went: the same version with a new seat list
+                    shown = games.presence.known(game_id, seats)
                     yield snapshot_event(games.snapshot(entry, game_id, last, viewer))
         finally:
             gauge.dec()
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
+            if hold is not None:
+                await games.presence.release(hold)
 
 
 async def _move(games: Games, caller: Caller, game_id: str, request: Any) -> tuple[bytes, Any]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from tribes.core import hosting
 from tribes.core.catalog import Entry
-from tribes.core.records import GameMeta, GameRecord, LogEntry
+from tribes.core.records import Clock, GameMeta, GameRecord, LogEntry
 from tribes.engine.game import SPECTATOR
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
@@ -32,7 +33,7 @@ class SnapshotWriter:
     def __init__(self) -> None:
         self._legal: dict[tuple[str, str, str], bytes] = {}
         self._options: dict[tuple[tuple[str, str], ...], bytes] = {}
-        self._seats: dict[GameRecord, bytes] = {}
+        self._seats: dict[tuple[GameRecord, tuple[tuple[bool, int], ...]], bytes] = {}
 
     def snapshot(
         self,
@@ -45,20 +46,23 @@ class SnapshotWriter:
         legal: Sequence[Any],
         record: GameRecord | None = None,
     ) -> bytes:
-        """The caller's snapshot: public facts, the seats, the caller's view and legal
-        moves."""
+        """The caller's snapshot without its seat list and clock fields (``seats_tail``
+        adds them when it is sent: they change without a new version)."""
         game, wire = entry.game, entry.wire
-        result = game.result(state)
+        record = record if record is not None else meta.first_record
+        result = hosting.result(game, state, record)
+        finished = result is not None
+        to_act = () if finished else game.to_act(state)
         parts = [
             pw.string_field(1, game_name(game_id)),
             pw.string_field(2, game.id),
             pw.uint_field(3, version),
-            pw.uint_field(4, result is not None),
-            pw.packed_field(5, game.to_act(state)),
+            pw.uint_field(4, finished),
+            pw.packed_field(5, to_act),
             pw.uint_field(6, viewer),
             pw.packed_field(7, result.scores if result is not None else game.scores(state, viewer)),
         ]
-        if legal:
+        if legal and not finished:
             parts.append(self._legal_moves(entry, state, legal))
         view = game.view(state, viewer)
         if wire.view_to_bytes is not None:
@@ -75,27 +79,53 @@ class SnapshotWriter:
             parts.append(pw.message_field(10, summary.SerializeToString()))
         parts.append(pw.uint_field(11, meta.seat_count))
         parts.append(self._options_field(meta.options))
-        parts.append(self._seats_field(record if record is not None else meta.first_record))
+        parts.append(pw.uint_field(14, record.listed))
+        if record.clock is not None:
+            parts.append(self._clock_field(record.clock))
         return b"".join(parts)
 
-    def _seats_field(self, record: GameRecord) -> bytes:
-        """Fields 13 (seats) and 14 (listed), remembered per distinct record."""
-        encoded = self._seats.get(record)
+    def seats_tail(
+        self, record: GameRecord, presence: Sequence[tuple[bool, int]], now_ms: int
+    ) -> bytes:
+        """Fields 13 (every seat: name, open, bot, resigned, clocks, presence), 16 (the
+        game's deadline) and, for timed games, 17 (the server's clock): appended to a
+        snapshot on the way out. The seats part is remembered per (record, presence); an
+        untimed game's replies stay the same bytes for the same version."""
+        key = (record, tuple(presence))
+        encoded = self._seats.get(key)
         if encoded is None:
             if len(self._seats) > self._LIMIT:
                 self._seats.clear()
-            encoded = self._seats[record] = b"".join(
+            deadlines = hosting.deadlines(record)
+            encoded = self._seats[key] = b"".join(
                 pw.message_field(
                     13,
                     pw.uint_field(1, i)
                     + pw.string_field(2, seat.name)
                     + pw.uint_field(3, seat.open)
                     + pw.string_field(4, seat.bot)
-                    + pw.uint_field(5, seat.resigned),
+                    + pw.uint_field(5, seat.resigned)
+                    + pw.uint_field(6, seat.timed_out)
+                    + pw.uint_field(7, seat.remaining_ms if record.clock is not None else 0)
+                    + pw.uint_field(8, seat.since_ms)
+                    + pw.uint_field(9, deadlines[i])
+                    + pw.uint_field(10, presence[i][0] if i < len(presence) else False)
+                    + pw.uint_field(11, presence[i][1] if i < len(presence) else 0),
                 )
                 for i, seat in enumerate(record.seats)
-            ) + pw.uint_field(14, record.listed)
-        return encoded
+            ) + pw.uint_field(16, hosting.next_deadline(record))
+        if record.clock is None:
+            return encoded
+        return encoded + pw.uint_field(17, now_ms)
+
+    def _clock_field(self, clock: Clock) -> bytes:
+        return pw.message_field(
+            15,
+            pw.uint_field(1, clock.per_move_ms // 1000)
+            + pw.uint_field(2, clock.initial_ms // 1000)
+            + pw.uint_field(3, clock.increment_ms // 1000)
+            + pw.string_field(4, "forfeit" if clock.forfeit else "bot"),
+        )
 
     def _legal_moves(self, entry: Entry, state: Any, legal: Sequence[Any]) -> bytes:
         memo = self._legal
@@ -128,8 +158,9 @@ class SnapshotWriter:
 
 
 def create_response(snapshot: bytes, tokens: Sequence[str]) -> bytes:
-    """``CreateGameResponse`` bytes: the snapshot and the seat tokens."""
-    return pw.message_field(1, snapshot) + b"".join(pw.string_field(2, t) for t in tokens)
+    """``CreateGameResponse`` bytes: the snapshot and the seat tokens (every element of a
+    repeated field is written, an empty one too: a bot's seat keeps its place)."""
+    return pw.message_field(1, snapshot) + b"".join(pw.message_field(2, t.encode()) for t in tokens)
 
 
 def join_response(seat: int, token: str, snapshot: bytes) -> bytes:
@@ -140,8 +171,9 @@ def join_response(seat: int, token: str, snapshot: bytes) -> bytes:
 def move_record(entry: Entry, record: LogEntry, viewer: int) -> pb.MoveRecord:
     """A log entry as ``viewer`` may see it: in full for the mover, else redacted."""
     out = pb.MoveRecord(version=record.version, seat=record.seat, time_unix_ms=record.time_ms)
-    if record.system:
+    if record.system:  # public facts: who joined, resigned, ran out of time
         out.system = True
+        out.move_id = record.move_id
         out.description = record.description
         return out
     if viewer != SPECTATOR and viewer == record.seat:

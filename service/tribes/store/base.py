@@ -17,7 +17,7 @@ import abc
 import asyncio
 import collections
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
@@ -87,15 +87,20 @@ class Mailbox:
     again.
     """
 
-    __slots__ = ("_changes", "_failure", "_ready", "dropped")
+    __slots__ = ("_changes", "_failure", "_ready", "dropped", "nudged")
 
     def __init__(self, capacity: int = 16) -> None:
         self._changes: collections.deque[Change] = collections.deque(maxlen=capacity)
         self._ready = asyncio.Event()
         self._failure: str | None = None
         self.dropped = 0
+        self.nudged = False  # a notice without a version came (the seats' presence)
 
     def put(self, change: Change) -> None:
+        if change.version == 0:  # a notice (tribes.core.presence), not a version
+            self.nudged = True
+            self._ready.set()
+            return
         if len(self._changes) == self._changes.maxlen:
             self.dropped += 1
         self._changes.append(change)
@@ -170,6 +175,47 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def list_remove(self, game_id: str, kinds: Sequence[str]) -> None:
         """Drop a game from the index (it expired)."""
+
+    # -- hosted play: the store's clock, work that falls due, leases, presence -----------
+
+    def clock_source(self) -> Callable[[], int] | None:
+        """The store's clock as a plain function, for a store inside this process."""
+        return None
+
+    @abc.abstractmethod
+    async def now_ms(self) -> int:
+        """The store's clock (Unix ms): the one time every replica agrees on."""
+
+    @abc.abstractmethod
+    async def due_set(self, game_id: str, when_ms: int) -> None:
+        """Note that the game needs the service at ``when_ms`` (a deadline, a bot's turn);
+        0 forgets it."""
+
+    @abc.abstractmethod
+    async def due_before(self, when_ms: int, count: int) -> list[str]:
+        """Up to ``count`` games whose time has come, earliest first."""
+
+    @abc.abstractmethod
+    async def claim(self, game_id: str, name: str, ttl_ms: int) -> bool:
+        """Take the lease ``name`` of a game for ``ttl_ms``; False if someone holds it."""
+
+    @abc.abstractmethod
+    async def presence_touch(
+        self, game_id: str, seat: int, holder: str, since_ms: int, seen_ms: int
+    ) -> None:
+        """``holder`` (a session or watch) has ``seat`` open since ``since_ms``, seen now."""
+
+    @abc.abstractmethod
+    async def presence_drop(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
+        """``holder`` closed; the seat's last sighting is ``seen_ms``."""
+
+    @abc.abstractmethod
+    async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
+        """Every ``seat:holder`` (and ``seat:left``) entry: (since, last seen) in ms."""
+
+    @abc.abstractmethod
+    async def notify(self, game_id: str) -> None:
+        """Publish a notice without a version on the game's change feed (version 0)."""
 
     @abc.abstractmethod
     def end_watches(self, reason: str) -> None:

@@ -28,6 +28,18 @@ class Keys:
         """Pub/sub channel: b"<version>:<state bytes>" after every commit."""
         return f"{self.prefix}:{{{game_id}}}:changes"
 
+    def lease(self, game_id: str, name: str) -> str:
+        """String with a TTL: who works on the game's ``name`` (a bot decision)."""
+        return f"{self.prefix}:{{{game_id}}}:lease:{name}"
+
+    def presence(self, game_id: str) -> str:
+        """Hash: ``seat:holder`` -> ``since:seen`` of the game's open sessions and watches."""
+        return f"{self.prefix}:{{{game_id}}}:presence"
+
+    def due(self) -> str:
+        """Sorted set: games by when they need the service (deadlines, bot turns)."""
+        return f"{self.prefix}:due"
+
     def lobby(self, kind: str) -> str:
         """Sorted set: listed games of ``kind`` ("" = every kind) by creation time (ms)."""
         return f"{self.prefix}:lobby:{kind or '*'}"

@@ -50,13 +50,20 @@ class MemoryStore(Store):
         clock: Callable[[], float] = time.monotonic,
         *,
         max_games: int = 100_000,
+        wall: Callable[[], float] | None = None,
     ) -> None:
         self._ttls = ttls
         self._clock = clock
+        # the store's own wall clock (hosted play's time): a given clock is the wall
+        # clock too, so tests move both
+        self._wall = wall if wall is not None else (time.time if clock is time.monotonic else clock)
         self._max_games = max_games
         self._games: dict[str, _Game] = {}
         self._watchers: dict[str, set[Mailbox]] = {}
         self._lobby: dict[str, dict[str, int]] = {}  # kind -> game id -> created_ms
+        self._due: dict[str, int] = {}
+        self._leases: dict[tuple[str, str], float] = {}
+        self._presence: dict[str, dict[str, tuple[int, int]]] = {}
         self._secret: bytes | None = None
         self._closed = False
 
@@ -180,6 +187,53 @@ class MemoryStore(Store):
     async def list_remove(self, game_id: str, kinds: Sequence[str]) -> None:
         for kind in kinds:
             self._lobby.get(kind, {}).pop(game_id, None)
+
+    def clock_source(self) -> Callable[[], int] | None:
+        return lambda: int(self._wall() * 1000)
+
+    async def now_ms(self) -> int:
+        self._check_open()
+        return int(self._wall() * 1000)
+
+    async def due_set(self, game_id: str, when_ms: int) -> None:
+        if when_ms:
+            self._due[game_id] = when_ms
+        else:
+            self._due.pop(game_id, None)
+
+    async def due_before(self, when_ms: int, count: int) -> list[str]:
+        self._check_open()
+        due = sorted((when, g) for g, when in self._due.items() if when <= when_ms)
+        return [g for _, g in due[:count]]
+
+    async def claim(self, game_id: str, name: str, ttl_ms: int) -> bool:
+        now = self._clock()
+        key = (game_id, name)
+        if self._leases.get(key, 0.0) > now:
+            return False
+        self._leases[key] = now + ttl_ms / 1000
+        if len(self._leases) > 10_000:
+            self._leases = {k: v for k, v in self._leases.items() if v > now}
+        return True
+
+    async def presence_touch(
+        self, game_id: str, seat: int, holder: str, since_ms: int, seen_ms: int
+    ) -> None:
+        self._presence.setdefault(game_id, {})[f"{seat}:{holder}"] = (since_ms, seen_ms)
+
+    async def presence_drop(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
+        entries = self._presence.setdefault(game_id, {})
+        entries.pop(f"{seat}:{holder}", None)
+        entries[f"{seat}:left"] = (seen_ms, seen_ms)
+
+    async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
+        self._check_open()
+        return dict(self._presence.get(game_id, {}))
+
+    async def notify(self, game_id: str) -> None:
+        self._check_open()
+        for mailbox in self._watchers.get(game_id, ()):
+            mailbox.put(Change(0, b""))
 
     def end_watches(self, reason: str) -> None:
         for mailboxes in self._watchers.values():

@@ -43,7 +43,12 @@ from tribes.store.keys import Keys
 log = logging.getLogger(__name__)
 
 _CREATE = Script("""
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local v = redis.call('HGET', KEYS[1], 'v')
+if v then
+  -- a write, so that a WAIT after this script covers the first request's create too
+  redis.call('HSET', KEYS[1], 'v', v)
+  return 0
+end
 redis.call('HSET', KEYS[1], 'm', ARGV[1], 'v', 1, 's', ARGV[2], 'f', '0')
 if tonumber(ARGV[3]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
 return 1
@@ -52,6 +57,14 @@ return 1
 _LOAD = Script("""
 local r = redis.call('HMGET', KEYS[1], 'm', 'v', 's', 'f')
 return {r[1], r[2], r[3], r[4], redis.call('GET', KEYS[2])}
+""")
+
+# KEYS: request key. A write that changes nothing, so that a WAIT after it covers the
+# first request's move: a retry is answered only once the replicas have that move.
+_TOUCH = Script("""
+local prior = redis.call('GET', KEYS[1])
+if prior then redis.call('SET', KEYS[1], prior, 'KEEPTTL') end
+return prior
 """)
 
 # KEYS: game hash, log list, request key (the game hash again when there is none)
@@ -116,9 +129,17 @@ class RedisStore(Store):
         self._fanout = _Fanout(self._pubsub_client, self._redis.feed)
 
     async def create(self, game_id: str, meta: bytes, state: bytes) -> bool:
+        keys = [self.keys.game(game_id)]
+        args: list[Arg] = [meta, state, self._ttls.idle]
         async with _unavailable("create"):
-            created = await self._redis.run(
-                _CREATE, [self.keys.game(game_id)], [meta, state, self._ttls.idle]
+            if not self._min_replicas:
+                return bool(await self._redis.run(_CREATE, keys, args))
+            created, acked = await self._redis.run_and_wait(
+                _CREATE, keys, args, self._min_replicas, self._replica_wait_ms
+            )
+        if acked < self._min_replicas:  # a retry with the same request id answers it
+            raise StoreUnavailableError(
+                f"the new game reached {acked} of {self._min_replicas} replicas in time"
             )
         return bool(created)
 
@@ -131,9 +152,18 @@ class RedisStore(Store):
                 )
                 prior = None
             else:
+                request = self.keys.request(game_id, request_key)
                 meta, version, state, finished, prior = await self._redis.run(
-                    _LOAD, [key, self.keys.request(game_id, request_key)], []
+                    _LOAD, [key, request], []
                 )
+                if prior is not None and self._min_replicas:
+                    prior, acked = await self._redis.run_and_wait(
+                        _TOUCH, [request], [], self._min_replicas, self._replica_wait_ms
+                    )
+                    if acked < self._min_replicas:
+                        raise StoreUnavailableError(
+                            f"the move reached {acked} of {self._min_replicas} replicas in time"
+                        )
         if meta is None or version is None or state is None:
             return None
         return Loaded(
@@ -247,6 +277,60 @@ class RedisStore(Store):
             for kind in kinds:
                 await self._redis.execute("ZREM", self.keys.lobby(kind), game_id)
 
+    async def now_ms(self) -> int:
+        async with _unavailable("time"):
+            seconds, micros = await self._redis.execute("TIME")
+        return int(seconds) * 1000 + int(micros) // 1000
+
+    async def due_set(self, game_id: str, when_ms: int) -> None:
+        async with _unavailable("due_set"):
+            if when_ms:
+                await self._redis.execute("ZADD", self.keys.due(), when_ms, game_id)
+            else:
+                await self._redis.execute("ZREM", self.keys.due(), game_id)
+
+    async def due_before(self, when_ms: int, count: int) -> list[str]:
+        async with _unavailable("due_before"):
+            raw = await self._redis.execute(
+                "ZRANGEBYSCORE", self.keys.due(), "-inf", when_ms, "LIMIT", 0, count
+            )
+        return [_bytes(member).decode() for member in raw]
+
+    async def claim(self, game_id: str, name: str, ttl_ms: int) -> bool:
+        async with _unavailable("claim"):
+            taken = await self._redis.execute(
+                "SET", self.keys.lease(game_id, name), "1", "NX", "PX", ttl_ms
+            )
+        return taken is not None
+
+    async def presence_touch(
+        self, game_id: str, seat: int, holder: str, since_ms: int, seen_ms: int
+    ) -> None:
+        key = self.keys.presence(game_id)
+        async with _unavailable("presence"):
+            await self._redis.execute("HSET", key, f"{seat}:{holder}", f"{since_ms}:{seen_ms}")
+            await self._redis.execute("PEXPIRE", key, _PRESENCE_KEEP_MS)
+
+    async def presence_drop(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
+        key = self.keys.presence(game_id)
+        async with _unavailable("presence"):
+            await self._redis.execute("HDEL", key, f"{seat}:{holder}")
+            await self._redis.execute("HSET", key, f"{seat}:left", f"{seen_ms}:{seen_ms}")
+
+    async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
+        async with _unavailable("presence"):
+            raw = await self._redis.execute("HGETALL", self.keys.presence(game_id))
+        items = raw.items() if isinstance(raw, dict) else zip(raw[::2], raw[1::2], strict=True)
+        out: dict[str, tuple[int, int]] = {}
+        for field, value in items:
+            since, _, seen = _bytes(value).decode().partition(":")
+            out[_bytes(field).decode()] = (int(since), int(seen or since))
+        return out
+
+    async def notify(self, game_id: str) -> None:
+        async with _unavailable("notify"):
+            await self._redis.execute(self._redis.feed.publish, self.keys.changes(game_id), "0:")
+
     def end_watches(self, reason: str) -> None:
         self._fanout.fail_all(reason)
 
@@ -283,6 +367,7 @@ async def _unavailable(operation: str) -> AsyncIterator[None]:
         raise StoreUnavailableError(f"redis {operation} failed: {type(exc).__name__}") from exc
 
 
+_PRESENCE_KEEP_MS = 7 * 86400 * 1000  # the last sighting of a seat is kept a week
 _CONFIRM_SECONDS = 5.0  # how long Redis may take to confirm a subscription
 
 

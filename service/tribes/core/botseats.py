@@ -1,0 +1,111 @@
+"""Seats the service plays itself: bot seats, seats played out after leaving, timed-out
+decisions — outside the request path, exactly once per decision on any replica.
+
+After every commit (and from the sweep over due work) ``kick`` looks at the game: if a
+seat that a bot plays is to act (or a seat whose decision timed out with on_timeout =
+bot), a background task takes the decision's lease (so one
+replica does the work), lets the bot choose in a worker thread (a slow bot never delays a
+person's call), and plays the move through the ordinary move path as that seat, with the
+version it chose against and a request id naming the decision — so even two replicas
+that both computed it land it once (the compare-and-set and the request-id record).
+
+The sweep runs on every replica each ``interval``: games whose deadline has passed get
+their timeout applied (``Games.enforce``, compare-and-set: exactly once), games whose bot
+is to act are kicked (a replica that died mid-decision leaves its lease to expire).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tribes.core import hosting
+from tribes.core.status import KNOWN
+
+if TYPE_CHECKING:
+    from tribes.core.cache import Cached
+    from tribes.core.catalog import Entry
+    from tribes.core.games import Games
+
+log = logging.getLogger(__name__)
+
+#: (game, state the bot's seat may know is derived inside, seat, kind, seed) -> a legal move
+Chooser = Callable[[Any, Any, int, str, int], Any]
+LEASE_MS = 30_000
+MAX_RUNNING = 32  # bot decisions computed at once by this process
+
+
+def random_choice(game: Any, state: Any, seat: int, kind: str, seed: int) -> Any:
+    """The fallback bot: a uniform choice among the legal moves (no hidden data read)."""
+    return random.Random(seed).choice(list(game.legal_moves(state, seat)))
+
+
+class BotSeats:
+    def __init__(self, games: Games, chooser: Chooser | None = None) -> None:
+        self.games = games
+        self.chooser = chooser or random_choice
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._slots = asyncio.Semaphore(MAX_RUNNING)
+
+    def to_play(self, entry: Entry, cached: Cached) -> int | None:
+        """The seat a bot should move for now, if any."""
+        game, record = entry.game, cached.record
+        if hosting.is_over(game, cached.state, record):
+            return None
+        for seat in game.to_act(cached.state):
+            if record.seats[seat].bot or record.seats[seat].bot_decides:
+                return int(seat)
+        return None
+
+    def kick(self, entry: Entry, game_id: str, cached: Cached) -> None:
+        """Start the bot's decision for this version, unless one is already running here."""
+        seat = self.to_play(entry, cached)
+        if seat is None or game_id in self._running:
+            return
+        task = asyncio.get_running_loop().create_task(self._decide(entry, game_id, cached, seat))
+        self._running[game_id] = task
+        task.add_done_callback(lambda _: self._running.pop(game_id, None))
+
+    async def _decide(self, entry: Entry, game_id: str, cached: Cached, seat: int) -> None:
+        games = self.games
+        decision = f"bot:{cached.version}:{seat}"
+        try:
+            async with self._slots:
+                if not await games.store.claim(game_id, decision, LEASE_MS):
+                    return  # another replica is on it
+                kind = cached.record.seats[seat].bot or hosting.DEFAULT_BOT
+                seed = (cached.meta.seed ^ (cached.version * 0x9E3779B97F4A7C15)) & (2**64 - 1)
+                move = await asyncio.to_thread(
+                    self.chooser, entry.game, cached.state, seat, kind, seed
+                )
+                played = await games.play_as(game_id, seat, move.key, cached.version, decision)
+                games.metrics.inc(games.metrics.bot_moves, entry.game.id, kind)
+                log.debug("bot %s moved %s in %s at %d", kind, move.key, game_id, played)
+        except KNOWN as exc:  # the game moved on, or the store is away: the sweep retries
+            log.debug("bot decision %s of %s not played: %s", decision, game_id, exc)
+        except Exception:
+            log.exception("bot decision %s of %s failed", decision, game_id)
+
+    async def close(self) -> None:
+        for task in list(self._running.values()):
+            task.cancel()
+        for task in list(self._running.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+async def sweep(games: Games, bots: BotSeats, batch: int = 100) -> int:
+    """One pass over the work that has fallen due; the number of games looked at."""
+    now = await games.store.now_ms()
+    games.clock.observe(now)
+    due = await games.store.due_before(now, batch)
+    for game_id in due:
+        try:
+            await games.service_due(game_id, now)
+        except KNOWN as exc:
+            log.debug("due work of %s not done: %s", game_id, exc)
+    return len(due)

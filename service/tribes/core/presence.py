@@ -1,0 +1,150 @@
+"""Presence: which seats have a live session or watch open, on any replica, and since when.
+
+Every session and seat watch is a *holder* of its seat: it is written to the game's
+presence hash in the store when it opens, refreshed every ``REFRESH_S`` while it lives
+and removed (leaving a "last seen" mark) when it closes. A holder not refreshed for
+``EXPIRY_MS`` — its replica died — counts as gone. A seat is present while it has a live
+holder (``since`` = its earliest); otherwise ``since`` is when it was last seen, so a
+frontend can say "disconnected 2 min ago". Opening and closing publish a notice on the
+game's change feed, so open sessions on every replica push the new seat list at once.
+
+Reading is cached per game for ``CACHE_MS`` of the store's clock (a snapshot does not
+cost a store read).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tribes.store import Store, StoreUnavailableError
+
+if TYPE_CHECKING:
+    from tribes.core.games import StoreClock
+
+REFRESH_S = 10.0
+EXPIRY_MS = 30_000
+CACHE_MS = 2_000
+
+Seen = tuple[bool, int]  # (present, since or last seen)
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    game_id: str
+    seat: int
+    holder: str
+    since_ms: int
+
+
+def interpret(entries: dict[str, tuple[int, int]], seats: int, now_ms: int) -> tuple[Seen, ...]:
+    """Each seat's (present, since) from the stored ``seat:holder -> (since, seen)``."""
+    live: dict[int, int] = {}
+    seen: dict[int, int] = {}
+    for field, (since, last) in entries.items():
+        seat_text, _, holder = field.partition(":")
+        if not seat_text.isdigit():
+            continue
+        seat = int(seat_text)
+        if holder != "left" and now_ms - last <= EXPIRY_MS:
+            live[seat] = min(since, live.get(seat, since))
+        else:
+            seen[seat] = max(last, seen.get(seat, 0))
+    return tuple((True, live[s]) if s in live else (False, seen.get(s, 0)) for s in range(seats))
+
+
+class Presence:
+    def __init__(self, store: Store, clock: StoreClock) -> None:
+        self.store = store
+        self.clock = clock
+        self._prefix = f"{os.getpid()}-{os.urandom(3).hex()}"
+        self._ids = itertools.count()
+        self._held: set[Hold] = set()
+        self._cache: dict[str, tuple[int, dict[str, tuple[int, int]]]] = {}
+        self._refresher: asyncio.Task[None] | None = None
+        self._fetching: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def seats(self, game_id: str, count: int) -> tuple[Seen, ...]:
+        """Each seat's presence now, read from the store (and remembered)."""
+        await self._fetch(game_id)
+        return self.known(game_id, count)
+
+    async def ensure(self, game_id: str) -> None:
+        """Read the game's presence unless a fresh enough reading is at hand."""
+        if self._stale(game_id):
+            await self._fetch(game_id)
+
+    def _stale(self, game_id: str) -> bool:
+        cached = self._cache.get(game_id)
+        return cached is None or self.clock.estimate() - cached[0] > CACHE_MS
+
+    def known(self, game_id: str, count: int) -> tuple[Seen, ...]:
+        """Each seat's presence as last read (refreshed in the background when older than
+        ``CACHE_MS``): what every snapshot shows without waiting for the store."""
+        cached = self._cache.get(game_id)
+        if self._stale(game_id) and game_id not in self._fetching:
+            self._fetching.add(game_id)
+            task = asyncio.get_running_loop().create_task(self._fetch(game_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        entries = cached[1] if cached is not None else {}
+        return interpret(entries, count, self.clock.estimate())
+
+    async def _fetch(self, game_id: str) -> None:
+        try:
+            entries = await self.store.presence(game_id)
+        except StoreUnavailableError:
+            return
+        finally:
+            self._fetching.discard(game_id)
+        if len(self._cache) > 10_000:
+            self._cache.clear()
+        self._cache[game_id] = (self.clock.estimate(), entries)
+
+    def forget(self, game_id: str) -> None:
+        self._cache.pop(game_id, None)
+
+    async def hold(self, game_id: str, seat: int) -> Hold:
+        now = self.clock.estimate()
+        hold = Hold(game_id, seat, f"{self._prefix}-{next(self._ids)}", now)
+        self._held.add(hold)
+        with contextlib.suppress(StoreUnavailableError):
+            await self.store.presence_touch(game_id, seat, hold.holder, now, now)
+            await self.store.notify(game_id)
+        await self._fetch(game_id)
+        if self._refresher is None or self._refresher.done():
+            self._refresher = asyncio.get_running_loop().create_task(self._refresh())
+        return hold
+
+    async def release(self, hold: Hold) -> None:
+        self._held.discard(hold)
+        with contextlib.suppress(StoreUnavailableError):
+            await self.store.presence_drop(
+                hold.game_id, hold.seat, hold.holder, self.clock.estimate()
+            )
+            await self.store.notify(hold.game_id)
+        self.forget(hold.game_id)
+
+    async def _refresh(self) -> None:
+        while self._held:
+            await asyncio.sleep(REFRESH_S)
+            now = self.clock.estimate()
+            for hold in list(self._held):
+                with contextlib.suppress(StoreUnavailableError):
+                    await self.store.presence_touch(
+                        hold.game_id, hold.seat, hold.holder, hold.since_ms, now
+                    )
+
+    async def close(self) -> None:
+        """Stop refreshing (the holds then expire on their own) and reading."""
+        tasks = [*self._tasks, *([self._refresher] if self._refresher is not None else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
