@@ -474,6 +474,35 @@ async def test_presence_appears_goes_and_expires() -> None:
         assert opened < snap.seats[0].presence_since_unix_ms <= clock.ms  # when it left
 
 
+async def test_a_presence_hold_cancelled_half_way_is_not_kept(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Cancelled at every step of taking it (a stream that ends while it opens), a hold is
+    either handed over or forgotten: never kept refreshed with nobody to release it."""
+    async with (
+        running_app(RedisStore(redis_url, prefix=redis_prefix)) as app,
+        grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel,
+    ):
+        stub = Stub(channel)
+        created = await create(stub)
+        game_id = created.game.name.removeprefix("games/")
+        presence = app.games.presence
+        completed = 0
+        for steps in range(40):
+            task = asyncio.create_task(presence.hold(game_id, 0))
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            task.cancel()
+            try:
+                hold = await task
+            except asyncio.CancelledError:
+                continue
+            completed += 1
+            await presence.release(hold)
+        assert presence.holds == 0
+        assert completed < 40  # some were cancelled part-way
+
+
 async def test_a_session_is_pushed_the_seat_list_when_a_seat_comes() -> None:
     clock = HandClock()
     async with hosted(clock) as (_, stub):

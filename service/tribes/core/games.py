@@ -541,9 +541,11 @@ class Games:
             entry = self.catalog.get(meta.game_type)
             viewer = self.viewer_of(caller, game_id, meta)
             current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
-            hold = await self.presence.hold(game_id, viewer) if viewer != SPECTATOR else None
+            hold = None
             self.metrics.watchers.inc()
             try:
+                if viewer != SPECTATOR:
+                    hold = await self.presence.hold(game_id, viewer)
                 if from_version is None or not 0 < from_version <= current.version:
                     last = current
                     yield self.snapshot(entry, game_id, current, viewer)

@@ -69,6 +69,11 @@ class Presence:
         self._fetching: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
+    @property
+    def holds(self) -> int:
+        """How many presence holds this process keeps refreshing."""
+        return len(self._held)
+
     async def seats(self, game_id: str, count: int) -> tuple[Seen, ...]:
         """Each seat's presence now, read from the store (and remembered)."""
         await self._fetch(game_id)
@@ -113,10 +118,15 @@ class Presence:
         now = self.clock.estimate()
         hold = Hold(game_id, seat, f"{self._prefix}-{next(self._ids)}", now)
         self._held.add(hold)
-        with contextlib.suppress(StoreUnavailableError):
-            await self.store.presence_touch(game_id, seat, hold.holder, now, now)
-            await self.store.notify(game_id)
-        await self._fetch(game_id)
+        try:
+            with contextlib.suppress(StoreUnavailableError):
+                await self.store.presence_touch(game_id, seat, hold.holder, now, now)
+                await self.store.notify(game_id)
+            await self._fetch(game_id)
+        except BaseException:
+            # cancelled half-way: nothing keeps refreshing it, so what was written expires
+            self._held.discard(hold)
+            raise
         if self._refresher is None or self._refresher.done():
             self._refresher = asyncio.get_running_loop().create_task(self._refresh())
         return hold

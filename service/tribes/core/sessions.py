@@ -120,9 +120,11 @@ async def play(
         viewer = games.viewer_of(caller, game_id, meta)
         gauge = games.metrics.child(games.metrics.sessions, transport)
         gauge.inc()
-        hold = await games.presence.hold(game_id, viewer) if viewer != SPECTATOR else None
+        hold = None
         reader = asyncio.create_task(_read(requests, inbox))
         try:
+            if viewer != SPECTATOR:
+                hold = await games.presence.hold(game_id, viewer)
             held = opened.from_version if opened.HasField("from_version") else None
             last = current
             seats = meta.seat_count

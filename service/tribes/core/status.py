@@ -16,7 +16,8 @@ JSON body with the HTTP status of ``HTTP_STATUS`` (the mapping of google/rpc/cod
 | IllegalMoveError              | FAILED_PRECONDITION | ILLEGAL_MOVE           | 400  |
 | NotYourTurnError              | FAILED_PRECONDITION | NOT_YOUR_TURN          | 400  |
 | GameFinishedError             | FAILED_PRECONDITION | GAME_FINISHED          | 400  |
-| FailedPreconditionError       | FAILED_PRECONDITION | NOT_LISTED, SEAT_TAKEN, GAME_FULL, ALREADY_RESIGNED | 400 |
+| FailedPreconditionError       | FAILED_PRECONDITION | NOT_LISTED, SEAT_TAKEN, | 400  |
+|                               |                     | GAME_FULL, ALREADY_RESIGNED |  |
 | StaleVersionError             | ABORTED             | STALE_VERSION          | 409  |
 | TokenRequiredError            | UNAUTHENTICATED     | TOKEN_REQUIRED         | 401  |
 | BadTokenError                 | PERMISSION_DENIED   | BAD_TOKEN              | 403  |
