@@ -10,7 +10,13 @@ with the bare plumbing, then a summary. Figures only: nothing here is a pass/fai
    processes; the load generator plays whole games against each, alternating
    bare/service and service/bare per pass (A B B A ...) at N = 1, 16, 64, and prints
    the ratio service/bare for requests/s and server CPU per request.
-3. JSON of everything under ``results/bench-<UTC time>/`` (not committed).
+   Each N also runs the service in session mode (``tribes-load --mode session``: one
+   ``Play`` stream per seat, every change pushed) beside the unary mode.
+3. Capacity (``tests.bench.capacity``): service and Redis CPU, Redis commands and memory
+   per move and per game for every game, and the capacity plan computed from them.
+4. The peer: ``../shared/bench/peers/vs_bgio.sh`` (boardgame.io's server beside the
+   service, the same 50-move game, unary and session modes) when it and Node are there.
+5. JSON of everything under ``results/bench-<UTC time>/`` (not committed).
 """
 
 from __future__ import annotations
@@ -233,17 +239,23 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
         ):
             time.sleep(1.0)  # every worker up, not just the first to bind
             servers = {
-                "bare": (ports["bare"], (bare_pid,)),
-                "service": (ports["service"], (service_pid,)),
-                f"service, {args.workers} workers": (ports["workers"], _with_children(workers_pid)),
+                "bare": (ports["bare"], (bare_pid,), "unary"),
+                "service": (ports["service"], (service_pid,), "unary"),
+                "service, sessions": (ports["service"], (service_pid,), "session"),
+                f"service, {args.workers} workers": (
+                    ports["workers"],
+                    _with_children(workers_pid),
+                    "unary",
+                ),
             }
             names = list(servers)
             for n in args.concurrency:
                 for rep in range(args.passes):
                     order = names[rep % len(names) :] + names[: rep % len(names)]
                     for which in order:
-                        port, pids = servers[which]
+                        port, pids, mode = servers[which]
                         cfg = LoadConfig(
+                            mode=mode,
                             target=f"127.0.0.1:{port}",
                             concurrency=n,
                             mix={k: float(v) for k, v in mix.items()},
@@ -254,17 +266,67 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
                             seed=rep + 1,
                         )
                         report = asyncio.run(run_load(cfg))
-                        report.update(server=which, rep=rep)
+                        report.update(server=which, rep=rep, **per_move(report))
                         print(f"[{which}] " + format_report(report), file=sys.stderr, flush=True)
                         rows.append(report)
     return rows
 
 
+PEER_MODES = {
+    "unary": "--option goofspiel.cards=25",
+    "session": "--option goofspiel.cards=25 --mode session",
+}
+
+
+def bench_peer(args: argparse.Namespace, out_dir: pathlib.Path) -> dict[str, str]:
+    """boardgame.io beside the service in one run, per mode (the peer script's own table)."""
+    script = pathlib.Path(args.peer_script)
+    if not script.exists() or shutil.which("node") is None or shutil.which("npm") is None:
+        print(
+            f"## Beside boardgame.io\n\nskipped: needs {script} and Node.js with npm on PATH\n",
+            flush=True,
+        )
+        return {}
+    tables: dict[str, str] = {}
+    for mode, load_args in PEER_MODES.items():
+        env = {
+            **os.environ,
+            "REPEATS": str(args.peer_repeats),
+            "CONCS": " ".join(str(n) for n in args.concurrency),
+            "WARMUP": str(args.warmup),
+            "DURATION": str(args.duration),
+            "GAMES": "goofspiel",
+            "TRIBES_LOAD_ARGS": load_args,
+            "OUT": str(out_dir / f"vs-bgio-{mode}"),
+        }
+        done = subprocess.run(
+            ["bash", str(script)], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+        )
+        tables[mode] = done.stdout.strip() or f"(no table; exit {done.returncode})"
+        print(
+            f"## Beside boardgame.io: tribes {mode} mode (goofspiel, 25 cards = bgio's game)\n\n"
+            + tables[mode]
+            + "\n",
+            flush=True,
+        )
+    return tables
+
+
+def per_move(report: dict[str, Any]) -> dict[str, float]:
+    """Moves/s and server CPU per move (all server work divided by moves made)."""
+    moves = report["per_rpc"].get("ApplyMove", {}).get("count", 0)
+    cpu = report.get("server_cpu_us_per_req", float("nan")) * report["requests"]
+    return {
+        "moves_per_s": moves / report["window_s"] if report["window_s"] else float("nan"),
+        "server_cpu_us_per_move": cpu / moves if moves else float("nan"),
+    }
+
+
 def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
-    """One row per (N, service variant): its figures beside the bare reference's."""
+    """One row per (N, service variant): its moves/s and CPU per move beside the bare's."""
     out = [
-        "| N | server | bare req/s | server req/s | **server/bare req/s** | per-pass ratios "
-        "| bare p99 ms | server p99 ms | server CPU µs/req bare / server | errors |",
+        "| N | server | bare moves/s | server moves/s | **server/bare** | per-pass ratios "
+        "| bare p99 ms | server p99 ms | server CPU µs/move bare / server | errors |",
         "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     variants = [v for v in dict.fromkeys(r["server"] for r in rows) if v != "bare"]
@@ -272,26 +334,26 @@ def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
         bare = [r for r in rows if r["concurrency"] == n and r["server"] == "bare"]
         for variant in variants:
             svc = [r for r in rows if r["concurrency"] == n and r["server"] == variant]
-            ratios = [
-                s["requests_per_s"] / b["requests_per_s"] for b, s in zip(bare, svc, strict=False)
-            ]
+            ratios = [s["moves_per_s"] / b["moves_per_s"] for b, s in zip(bare, svc, strict=False)]
 
             def fmt(rs: list[dict[str, Any]], key: str, spec: str) -> str:
                 return " / ".join(format(r.get(key, float("nan")), spec) for r in rs)
 
             errors = sum(sum(r["errors"].values()) for r in svc)
-            bare_cpu = statistics.fmean(r["server_cpu_us_per_req"] for r in bare)
-            svc_cpu = statistics.fmean(r["server_cpu_us_per_req"] for r in svc)
+            bare_cpu = statistics.fmean(r["server_cpu_us_per_move"] for r in bare)
+            svc_cpu = statistics.fmean(r["server_cpu_us_per_move"] for r in svc)
             out.append(
-                f"| {n} | {variant} | {fmt(bare, 'requests_per_s', '.0f')} "
-                f"| {fmt(svc, 'requests_per_s', '.0f')} "
+                f"| {n} | {variant} | {fmt(bare, 'moves_per_s', '.0f')} "
+                f"| {fmt(svc, 'moves_per_s', '.0f')} "
                 f"| **{statistics.fmean(ratios):.2f}** | {' / '.join(f'{x:.2f}' for x in ratios)} "
                 f"| {fmt(bare, 'p99_ms', '.1f')} | {fmt(svc, 'p99_ms', '.1f')} "
                 f"| {bare_cpu:.0f} / {svc_cpu:.0f} | {errors} |"
             )
     out.append(
         f"\nreply bytes (typical ApplyMove snapshot): service {reply_bytes['service']}, "
-        f"bare {reply_bytes['bare']}; server CPU of the multi-worker run sums its workers"
+        f"bare {reply_bytes['bare']}; server CPU of the multi-worker run sums its workers; "
+        "bare and unary service rows play through unary calls (polling GetGame for the other "
+        "seat), the sessions row through one Play stream per seat"
     )
     return "\n".join(out)
 
@@ -315,19 +377,19 @@ def summary_table(rules: list[dict[str, Any]], load: list[dict[str, Any]]) -> st
     bare = [r for r in at16 if r["server"] == "bare"]
     svc = [r for r in at16 if r["server"] == "service"]
     if bare and svc:
-        ratio = statistics.fmean(r["requests_per_s"] for r in svc) / statistics.fmean(
-            r["requests_per_s"] for r in bare
+        ratio = statistics.fmean(r["moves_per_s"] for r in svc) / statistics.fmean(
+            r["moves_per_s"] for r in bare
         )
         p99 = statistics.fmean(r["p99_ms"] for r in svc) / statistics.fmean(
             r["p99_ms"] for r in bare
         )
-        cpu = statistics.fmean(r["server_cpu_us_per_req"] for r in svc)
-        cpu_ratio = cpu / statistics.fmean(r["server_cpu_us_per_req"] for r in bare)
-        row("N=16: service/bare requests/s ≥ 0.70", f"{ratio:.2f}", ratio >= 0.70)
+        cpu = statistics.fmean(r["server_cpu_us_per_move"] for r in svc)
+        cpu_ratio = cpu / statistics.fmean(r["server_cpu_us_per_move"] for r in bare)
+        row("N=16: service/bare moves/s ≥ 0.70", f"{ratio:.2f}", ratio >= 0.70)
         row("N=16: service p99 ≤ 2x bare p99", f"{p99:.2f}x", p99 <= 2)
-        row("goal: service/bare requests/s ≥ 1.0", f"{ratio:.2f}", ratio >= 1.0)
+        row("goal: service/bare moves/s ≥ 1.0", f"{ratio:.2f}", ratio >= 1.0)
         row(
-            "goal: server CPU per request < 450 µs",
+            "goal: server CPU per move < 450 µs",
             f"{cpu:.0f} µs ({cpu_ratio:.2f}x bare)",
             cpu < 450,
         )
@@ -373,6 +435,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=8.0)
     parser.add_argument("--plugins", default="", help="extra game plugin modules for the service")
     parser.add_argument("--skip-load", action="store_true")
+    parser.add_argument("--skip-capacity", action="store_true")
+    parser.add_argument("--skip-peer", action="store_true")
+    parser.add_argument("--peer-repeats", type=int, default=1, help="vs_bgio.sh passes per mode")
+    parser.add_argument(
+        "--peer-script",
+        default=str(ROOT.parent / "shared" / "bench" / "peers" / "vs_bgio.sh"),
+        help="the side-by-side script against boardgame.io",
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
@@ -406,9 +476,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("## Service vs bare plumbing (same load generator, same Redis, alternating)\n")
         print(ratio_table(load_rows, {"service": full, "bare": len(template) + 16}), flush=True)
 
+    capacity_rows: list[dict[str, Any]] = []
+    if not args.skip_capacity:
+        from tests.bench import capacity
+
+        capacity_rows = capacity.run("", 16, args.duration)
+        print(capacity.report(capacity_rows) + "\n", flush=True)
+
+    peer: dict[str, str] = {}
+    if not args.skip_peer:
+        peer = bench_peer(args, out_dir)
+
     print("\n## Summary\n\n" + summary_table(rules, load_rows), flush=True)
     (out_dir / "bench.json").write_text(
-        json.dumps({"machine": machine(), "rules": rules, "load": load_rows}, indent=2)
+        json.dumps(
+            {
+                "machine": machine(),
+                "rules": rules,
+                "load": load_rows,
+                "capacity": capacity_rows,
+                "peer": peer,
+            },
+            indent=2,
+        )
     )
     print(f"\nresults: {out_dir.relative_to(ROOT)}/bench.json")
     return 0
