@@ -73,8 +73,13 @@ async function onSnapshot(snapshot) {
   refreshLog();
 }
 
-function drawHeader(snapshot) {
-  const title = pretty(snapshot.gameType);
+const titles = api.gameTypes().then(
+  (reply) => Object.fromEntries(reply.gameTypes.map((type) => [type.id, type.title])),
+  () => ({}),
+);
+
+async function drawHeader(snapshot) {
+  const title = (await titles)[snapshot.gameType] || pretty(snapshot.gameType);
   $("title").textContent = `${title} · ${id} · version ${snapshot.version}`;
   document.title = `tribes — ${title}`;
   const viewer = snapshot.viewerSeat;
@@ -305,7 +310,11 @@ function drawLog() {
     ...shown.map((record) =>
       h(
         "li",
-        { class: `entry${record.system ? " system" : ""}${record.hidden ? " hidden" : ""}`, "data-version": record.version },
+        {
+          class: `entry${record.system ? " system" : ""}${record.hidden ? " hidden" : ""}`,
+          "data-version": record.version,
+          "data-seat": record.seat,
+        },
         h("span", { class: "v" }, record.version),
         seatChip(record.seat, seatName(record.seat)),
         h("span", { class: "text" }, record.hidden ? "(a hidden move)" : record.description || record.moveId),
