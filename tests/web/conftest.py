@@ -34,16 +34,15 @@ async def http(base_url: str) -> AsyncIterator[aiohttp.ClientSession]:
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Any]:
+async def browser(app: App) -> AsyncIterator[Any]:
+    """Closed before the server stops (its sessions end first, nothing waits on them)."""
     reason = missing()
     if reason:
         pytest.skip(f"browser tests skipped: {reason}")
     from playwright.async_api import async_playwright
 
     async with async_playwright() as driver:
-        launched = await driver.chromium.launch(
-            executable_path=chromium_path(), args=CHROMIUM_ARGS
-        )
+        launched = await driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
             yield launched
         finally:
