@@ -338,4 +338,5 @@ if (!id) {
   showBanner("No game given: open a game from the lobby.");
 }
 const session = id ? new Session(id, token, { onSnapshot, onRejected, onError, onState }) : null;
+window.tribesSession = session; // for the console (and the tests' reconnect check)
 setInterval(tickClocks, 250);

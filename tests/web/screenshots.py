@@ -19,7 +19,7 @@ from tests.web.browser import CHROMIUM_ARGS, WEB_DIR, call, chromium_path, missi
 OUT = WEB_DIR / "screenshots"
 #: game type -> random moves played before the picture (far enough for pieces everywhere)
 GAMES = {
-    "five_tribes": 30,
+    "five_tribes": 120,
     "tribes_early_civilization": 45,
     "rise_of_tribes": 40,
     "fate_of_akalon": 14,

@@ -112,7 +112,8 @@ async def test_bot_seat_plays_itself_forward(browser: Any, base_url: str) -> Non
 async def test_spectator_sees_the_game_live_without_moves(
     browser: Any, base_url: str, http: aiohttp.ClientSession
 ) -> None:
-    """The spectator link shows board and log, no move buttons, and follows the game."""
+    """The spectator link shows board and log, no move buttons, and follows the game,
+    also across a dropped connection."""
     from playwright.async_api import expect
 
     created = await call(http, "/v1/games", {"gameType": "rise_of_tribes", "seatCount": 2})
@@ -127,6 +128,12 @@ async def test_spectator_sees_the_game_live_without_moves(
     await wait_version_above(page, 1)
     await expect(page.locator("#log li.entry")).to_have_count(1)
     assert await page.locator("button.move").count() == 0
+    # a dropped connection comes back (from_version = the version shown) and catches up
+    await page.evaluate("() => window.tribesSession.socket.close()")
+    await play_random(http, name, tokens, 1, seed=2)
+    await wait_version_above(page, 2)
+    await expect(page.locator("#status")).to_have_text("live")
+    await expect(page.locator("#log li.entry")).to_have_count(2)
     assert errors == []
 
 
