@@ -14,6 +14,21 @@ bin="$(cd "$(dirname "$PY")" && pwd)"
 
 "$PY" -m pip install --quiet --disable-pip-version-check -r deploy/scripts/tools-requirements.txt
 
+install_chromium() {
+  if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then
+    return 0
+  fi
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-tools: chromium is not installed and cannot be (needs root and apt-get);" \
+      "the browser tests (tests/web) will be skipped. Install Chromium to run them." >&2
+    return 0
+  fi
+  apt-get install -y -qq chromium >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null; } \
+    || echo "install-tools: installing chromium failed; the browser tests will be skipped." >&2
+}
+install_chromium
+
 if [ -x "$bin/promtool" ] || command -v promtool >/dev/null 2>&1; then
   exit 0
 fi
