@@ -13,7 +13,7 @@ from tribes_client.render.style import Style
 from tribes_client.v1 import five_tribes_pb2 as ft
 
 ROWS, COLUMNS = 5, 6
-CELL = 11  # visible width of a cell's text
+CELL = 9  # visible width of a cell's text (the grid fits 80 columns)
 
 _KIND = {
     ft.FIVE_TRIBES_TILE_KIND_VILLAGE: ("Vil", "blue"),
@@ -31,9 +31,9 @@ _MEEPLES = (
     ("assassins", "r", "red"),
 )
 LEGEND = (
-    "Vil village, Sac sacred place, Oas oasis, Mkt small / MKT large market; "
-    "meeples y vizier w elder g merchant b builder r assassin; "
-    "@N camel of seat N, T palm trees, P palaces"
+    "Vil village, Sac sacred place, Oas oasis, Mkt small / MKT large market",
+    "y vizier, w elder, g merchant, b builder, r assassin; @N camel of seat N, "
+    "T palm trees, P palaces",
 )
 
 
@@ -57,8 +57,13 @@ def tile_cell(tile: ft.FiveTribesTileState, style: Style) -> list[str]:
     """The three text lines of one tile's cell, each CELL wide."""
     code, colour = _KIND.get(tile.kind, ("?", "white"))
     first = f"{code} {tile.value:>2}"
-    lines = [_pad(style.paint(code, "bold") + " " + style.paint(f"{tile.value:>2}", colour), len(first))]
+    styled = style.paint(code, "bold") + " " + style.paint(f"{tile.value:>2}", colour)
+    lines = [_pad(styled, len(first))]
     meeples, width = meeple_text(tile.meeples, style)
+    if width > CELL:  # too many tribes to spell out: the total
+        total = sum(getattr(tile.meeples, name) for name, _, _ in _MEEPLES)
+        meeples = width_text = f"{total} meeples"
+        width = len(width_text)
     lines.append(_pad(meeples, width))
     extras: list[tuple[str, str]] = []  # (plain, styled)
     if tile.HasField("owner"):
@@ -91,10 +96,14 @@ def player_lines(view: ft.FiveTribesView, style: Style) -> list[str]:
     for seat, player in enumerate(view.players):
         gold = str(player.gold) if player.HasField("gold") else "?"
         cards = player.cards
-        merchandise = sum(
-            getattr(cards, name)
-            for name in ("ivory", "jewels", "gold", "papyrus", "silk", "spice", "fish")
-        ) + cards.wheat + cards.pottery
+        merchandise = (
+            sum(
+                getattr(cards, name)
+                for name in ("ivory", "jewels", "gold", "papyrus", "silk", "spice", "fish")
+            )
+            + cards.wheat
+            + cards.pottery
+        )
         djinns = ", ".join(enum_name(ft.FiveTribesDjinn.DESCRIPTOR, d) for d in player.djinns)
         text = (
             f"  {style.seat(f'seat {seat}', seat)}: {gold:>3} GC, {player.viziers} viziers, "
@@ -162,11 +171,12 @@ def lines(view: ft.FiveTribesView, style: Style) -> list[str]:
     status = f"round {view.round}, step: {step}"
     if view.end_triggered:
         status += style.paint("  (last round)", "bold", "red")
-    out = [status, *grid_lines(view, style), style.dim(LEGEND)]
+    out = [status, *grid_lines(view, style), *(style.dim(line) for line in LEGEND)]
     out += turn_lines(view, style)
     out += track_lines(view, style)
     out += player_lines(view, style)
     out += market_lines(view)
     if view.final_scores:
-        out.append("final scores: " + ", ".join(f"seat {s}: {v}" for s, v in enumerate(view.final_scores)))
+        scores = ", ".join(f"seat {s}: {v}" for s, v in enumerate(view.final_scores))
+        out.append(f"final scores: {scores}")
     return out

@@ -8,9 +8,9 @@ scalars are joined on one line, and empty messages are left out.
 
 from __future__ import annotations
 
-from google.protobuf import any_pb2, empty_pb2, text_format
+from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
-from google.protobuf.message import DecodeError, Message
+from google.protobuf.message import Message
 
 # Field-name sets that make a message a coordinate, printed "(a,b)" in this order.
 _COORDINATES = (("row", "column"), ("q", "r"), ("epoch", "column"), ("x", "y"))
@@ -85,7 +85,7 @@ def inline(message: Message) -> str | None:
 
 
 def _is_repeated(field: FieldDescriptor) -> bool:
-    return field.label == FieldDescriptor.LABEL_REPEATED
+    return field.is_repeated
 
 
 def message_lines(message: Message, indent: int = 0) -> list[str]:
@@ -134,7 +134,9 @@ def _map_lines(field: FieldDescriptor, value: object, indent: int) -> list[str]:
     entries = dict(value)  # type: ignore[call-overload]
     if not entries:
         return []
-    value_field = field.message_type.fields_by_name["value"]
+    entry = field.message_type
+    assert entry is not None
+    value_field = entry.fields_by_name["value"]
     lines = [f"{pad}{field.name}:"]
     for key in sorted(entries):
         item = entries[key]
@@ -151,15 +153,13 @@ def _map_lines(field: FieldDescriptor, value: object, indent: int) -> list[str]:
 
 
 def _any_lines(message: any_pb2.Any, indent: int) -> list[str]:
-    """A packed message this client has no type for: its type and raw numbered fields."""
+    """A packed message: its fields when this process knows its type, else its type."""
     pad = "  " * indent
     kind = message.type_url.rsplit("/", 1)[-1]
-    lines = [f"{pad}({kind}, no renderer here: fields by number)"]
-    raw = empty_pb2.Empty()  # a message with no fields: every field stays unknown
     try:
-        raw.MergeFromString(message.value)
-    except DecodeError:
-        return [*lines, f"{pad}<{len(message.value)} bytes>"]
-    text = text_format.MessageToString(raw, print_unknown_fields=True, as_one_line=False)
-    lines.extend(f"{pad}{line}" for line in text.splitlines() if line.strip())
-    return lines
+        descriptor = descriptor_pool.Default().FindMessageTypeByName(kind)
+    except KeyError:
+        return [f"{pad}{kind}: {len(message.value)} bytes (no renderer for this game here)"]
+    unpacked = message_factory.GetMessageClass(descriptor)()
+    message.Unpack(unpacked)
+    return message_lines(unpacked, indent)

@@ -47,7 +47,8 @@ def player_line(player: tec.TribesEarlyCivilizationPlayerView, style: Style) -> 
     return (
         f"{style.seat(f'seat {player.seat}', player.seat)}{start}: {vp} VP, "
         f"{player.shells} shells, {player.members_on_board} members on land + "
-        f"{player.reserve} in reserve, {player.stones_left} stones; tracks procreation "
+        f"{player.reserve} in reserve, {player.stones_left} stones\n"
+        f"  tracks: procreation "
         f"{levels.procreation} exploration {levels.exploration} movement {levels.movement} "
         f"strength {levels.strength}"
     )
@@ -90,7 +91,7 @@ def lines(view: tec.TribesEarlyCivilizationView, style: Style) -> list[str]:
     if view.pending.prompt:
         out.append(f"pending: {view.pending.prompt}")
     for player in view.players:
-        out.append(player_line(player, style))
+        out += player_line(player, style).split("\n")
         out += territory_lines(player, style)
     out.append(style.dim(LEGEND))
     out += sequence_lines(view, style)
