@@ -260,13 +260,15 @@ def _show(snapshot: pb.GameSnapshot, args: argparse.Namespace, session: dict[str
     """Print the snapshot and remember its numbered moves for ``tribes move N``."""
     _print(snapshot_lines(snapshot, _style(args)))
     if snapshot.viewer_seat >= 0:
-        session["shown"] = {
-            "game": snapshot.name,
-            "seat": snapshot.viewer_seat,
+        session.setdefault("shown", {})[_shown_key(snapshot)] = {
             "version": snapshot.version,
             "ids": [move.id for move in ordered_moves(snapshot.legal_moves)],
         }
         _save_session(session)
+
+
+def _shown_key(snapshot: pb.GameSnapshot) -> str:
+    return f"{snapshot.name}#{snapshot.viewer_seat}"
 
 
 def cmd_show(client: Client, args: argparse.Namespace) -> int:
@@ -278,7 +280,7 @@ def cmd_show(client: Client, args: argparse.Namespace) -> int:
 
 def resolve_move(text: str, snapshot: pb.GameSnapshot, shown: dict[str, Any] | None) -> str:
     """The move id meant by ``text``: a legal move id as given, or the number of one in
-    the natural-order list (refused when the list changed since it was ``shown``)."""
+    the natural-order list (refused when it is not the list last ``shown`` to this seat)."""
     ids = [move.id for move in ordered_moves(snapshot.legal_moves)]
     if text in ids or not text.isdigit():
         return text  # an id: the server judges it (and explains a refusal)
@@ -288,12 +290,7 @@ def resolve_move(text: str, snapshot: pb.GameSnapshot, shown: dict[str, Any] | N
             f"seat {snapshot.viewer_seat} has no legal moves now (to act: "
             f"{', '.join(map(str, snapshot.to_act)) or 'nobody'}), so there is no move {number}"
         )
-    if (
-        shown
-        and shown.get("game") == snapshot.name
-        and shown.get("seat") == snapshot.viewer_seat
-        and shown.get("ids") != ids
-    ):
+    if shown is not None and shown.get("ids") != ids:
         raise SystemExit(
             f"the moves changed since the list you saw (v{shown.get('version')}, now "
             f"v{snapshot.version}); run `tribes show` and choose again"
@@ -315,7 +312,8 @@ def cmd_move(client: Client, args: argparse.Namespace) -> int:
     move_id = args.move_id
     if move_id.isdigit():
         current = seat_client.get_game(name)
-        move_id = resolve_move(move_id, current, session.get("shown"))
+        shown = session.get("shown", {})
+        move_id = resolve_move(move_id, current, shown.get(_shown_key(current)))
         expected = expected or current.version  # the number meant this version's list
     snapshot = seat_client.apply_move(name, move_id=move_id, expected_version=expected)
     _show(snapshot, args, session)

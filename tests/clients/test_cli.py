@@ -255,17 +255,27 @@ def test_move_number_out_of_range_is_a_clear_error(
     assert refused.returncode != 0 and "Traceback" not in refused.stderr
     assert "move 6 is out of range: there are 5 moves (1-5)" in refused.stderr
     assert tribes(process, session, "moves", "--seat", "0").stdout.strip() == ""
-    not_now = tribes(
-        process,
-        session,
-        "move",
-        "1",
-        "--seat",
-        "0",
-        "--game",
-        json.loads(session.read_text())["game"],
-    )
-    assert not_now.returncode == 0  # a number in range plays
+    in_range = tribes(process, session, "move", "5", "--seat", "0")
+    assert in_range.returncode == 0, in_range.stderr  # the last number of the list plays
+    assert "seat 0: bid:5" in tribes(process, session, "moves", "--seat", "0").stdout
+
+
+def test_move_number_from_an_outdated_list_is_refused(
+    process: ServerProcess, tmp_path: pathlib.Path
+) -> None:
+    """A number is refused when the seat's moves are no longer the list it was shown."""
+    session = tmp_path / "s.json"
+    tribes(process, session, "new", "goofspiel", "--seats", "2", "-o", "cards=5")
+    assert tribes(process, session, "move", "bid:5", "--seat", "0").returncode == 0
+    assert tribes(process, session, "move", "bid:1", "--seat", "1").returncode == 0
+    # seat 0 last saw no moves (it was waiting for seat 1); now it has four
+    stale = tribes(process, session, "move", "1", "--seat", "0")
+    assert stale.returncode == 1 and "the moves changed since the list you saw" in stale.stderr
+    assert "bid:1" in tribes(process, session, "show", "--seat", "0").stdout
+    fresh = tribes(process, session, "move", "1", "--seat", "0")
+    assert fresh.returncode == 0, fresh.stderr
+    log = tribes(process, session, "moves", "--seat", "0").stdout
+    assert log.count("seat 0: bid:") == 2 and "seat 0: bid:1 " in log
 
 
 @pytest.mark.parametrize(
