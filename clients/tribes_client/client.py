@@ -16,6 +16,7 @@ UNAVAILABLE or a deadline, so a retry can never play a move twice. Failures rais
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -127,16 +128,27 @@ class AsyncClient:
         *,
         seed: int | None = None,
         request_id: str | None = None,
+        listed: bool = False,
+        time_control: pb.TimeControl | None = None,
+        bots: Mapping[int, str] | None = None,
     ) -> tuple[pb.GameSnapshot, list[str]]:
-        """Create a game; returns its (spectator) snapshot and the seat tokens."""
+        """Create a game; returns its (spectator) snapshot and the seat tokens.
+
+        A ``listed`` game goes to the lobby and returns no tokens (seats are joined);
+        ``bots`` maps seats to bot kinds, whose tokens come back empty.
+        """
         request = spb.CreateGameRequest(
             game_type=game_type,
             seat_count=seats,
             options=dict(options or {}),
             request_id=request_id or uuid.uuid4().hex,
+            listed=listed,
+            bots=dict(bots or {}),
         )
         if seed is not None:
             request.seed = seed
+        if time_control is not None:
+            request.time_control.CopyFrom(time_control)
         response = await self._call(self._stub.CreateGame, request)
         return response.game, list(response.seat_tokens)
 
@@ -180,6 +192,41 @@ class AsyncClient:
             if not token:
                 return records
 
+    async def list_games(
+        self,
+        *,
+        game_type: str = "",
+        open_only: bool = False,
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> spb.ListGamesResponse:
+        """One page of the lobby (newest first); pass ``next_page_token`` on for more."""
+        request = spb.ListGamesRequest(
+            game_type=game_type, open_only=open_only, page_size=page_size, page_token=page_token
+        )
+        return await self._call(self._stub.ListGames, request)
+
+    async def join_game(
+        self,
+        name: str,
+        *,
+        seat: int | None = None,
+        player_name: str = "",
+        request_id: str | None = None,
+    ) -> spb.JoinGameResponse:
+        """Claim a seat of a listed game (the first open one unless ``seat``)."""
+        request = spb.JoinGameRequest(
+            name=name, player_name=player_name, request_id=request_id or uuid.uuid4().hex
+        )
+        if seat is not None:
+            request.seat = seat
+        return await self._call(self._stub.JoinGame, request)
+
+    async def resign(self, name: str, *, request_id: str | None = None) -> pb.GameSnapshot:
+        """Resign this client's seat; answers with the seat's snapshot."""
+        request = spb.ResignRequest(name=name, request_id=request_id or uuid.uuid4().hex)
+        return await self._call(self._stub.Resign, request)
+
     async def watch(self, name: str) -> AsyncGenerator[pb.GameSnapshot, None]:
         """Snapshots as the game changes, until it ends."""
         call = self._stub.WatchGame(spb.WatchGameRequest(name=name), metadata=self._metadata)
@@ -190,6 +237,10 @@ class AsyncClient:
             raise TribesError.from_rpc_error(err) from None
         finally:
             call.cancel()
+
+
+async def _next(stream: AsyncGenerator[T, None]) -> T:
+    return await anext(stream)
 
 
 class Client:
@@ -239,16 +290,36 @@ class Client:
     def list_moves(self, name: str, **kw: Any) -> list[pb.MoveRecord]:
         return self._run(self._async.list_moves(name, **kw))
 
+    def list_games(self, **kw: Any) -> spb.ListGamesResponse:
+        return self._run(self._async.list_games(**kw))
+
+    def join_game(self, name: str, **kw: Any) -> spb.JoinGameResponse:
+        return self._run(self._async.join_game(name, **kw))
+
+    def resign(self, name: str, **kw: Any) -> pb.GameSnapshot:
+        return self._run(self._async.resign(name, **kw))
+
     def watch(self, name: str) -> Iterator[pb.GameSnapshot]:
+        """Snapshots as the game changes. An interrupt (Ctrl-C) while waiting cancels
+        the pending read and the stream before it propagates, so it leaves nothing
+        running on the loop."""
         stream = self._async.watch(name)
         try:
             while True:
+                step = self._loop.create_task(_next(stream))
                 try:
-                    yield self._run(anext(stream))
+                    snapshot = self._loop.run_until_complete(step)
                 except StopAsyncIteration:
                     return
+                except BaseException:
+                    step.cancel()
+                    with contextlib.suppress(BaseException):
+                        self._loop.run_until_complete(step)
+                    raise
+                yield snapshot
         finally:
-            self._run(stream.aclose())
+            with contextlib.suppress(RuntimeError, grpc.aio.AioRpcError, TribesError):
+                self._run(stream.aclose())
 
     def close(self) -> None:
         """Close the channel and loop (clients made by ``with_token`` share them)."""
