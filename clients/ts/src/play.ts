@@ -36,12 +36,22 @@ import {
   type MoveRejected,
 } from "./gen/tribes/v1/game_service_pb.js";
 
+/** What a session reads of a WebSocket's events: a message's data, a close's code. */
+export interface SocketEvent {
+  readonly type: string;
+  readonly data?: unknown;
+  readonly code?: number;
+}
+
 /** What a session needs of a WebSocket (the DOM's and the `ws` package's fit). */
 export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: string, listener: (event: never) => void): void;
+  addEventListener(
+    type: "open" | "message" | "close" | "error",
+    listener: (event: SocketEvent) => void,
+  ): void;
 }
 
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
@@ -153,7 +163,9 @@ export function webSocketOf(choice: WebSocketConstructor | undefined): WebSocket
   if (choice !== undefined) return choice;
   const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (global === undefined) {
-    throw new TypeError("play: no global WebSocket here (Node 20); pass one, e.g. the ws package's");
+    throw new TypeError(
+      "play: no global WebSocket here (Node 20); pass one, e.g. the ws package's",
+    );
   }
   return global;
 }
@@ -225,9 +237,11 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     if (requestId === "" || requestId.length > MAX_REQUEST_ID) {
       return Promise.reject(new TypeError(`move: a requestId has 1 to ${MAX_REQUEST_ID} chars`));
     }
-    const picked: SessionChoice = typeof choice === "string" ? { moveId: choice } : { move: choice };
+    const picked: SessionChoice =
+      typeof choice === "string" ? { moveId: choice } : { move: choice };
     const expectedVersion = BigInt(options.expectedVersion ?? 0);
-    if (this.state === "finished") return this.ctx.applyMove(picked, { expectedVersion, requestId });
+    if (this.state === "finished")
+      return this.ctx.applyMove(picked, { expectedVersion, requestId });
     if (this.state !== "open") return Promise.reject(this.failure ?? sessionClosed(requestId));
     const request = create(PlayRequestSchema, {
       kind: {
@@ -309,8 +323,10 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
       this.ctx.connectTimeoutMs > 0
         ? setTimeout(() => socket.close(), this.ctx.connectTimeoutMs)
         : undefined;
-    const on = (type: string, listener: (event: { data?: unknown; code?: number }) => void) =>
-      socket.addEventListener(type, listener as (event: never) => void);
+    const on = (
+      type: "open" | "message" | "close" | "error",
+      listener: (event: SocketEvent) => void,
+    ): void => socket.addEventListener(type, listener);
     on("open", () => {
       clearTimeout(opening);
       if (this.socket !== socket) return;
@@ -347,10 +363,13 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
       return;
     }
     const wait = this.ctx.reconnectDelayMs * 2 ** Math.min(this.failures - 1, 5);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.state === "open") this.connect();
-    }, Math.min(wait, 30_000));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        if (this.state === "open") this.connect();
+      },
+      Math.min(wait, 30_000),
+    );
   }
 
   private frame(text: string): void {

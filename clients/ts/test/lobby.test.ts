@@ -176,7 +176,10 @@ test("resign ends a two-seat game; a retry answers the same; twice is refused", 
   assert.deepEqual(resigned.result?.winners, [1]);
   const retried = await seat0.resign(game.name, { requestId: "resign-0" });
   assert.equal(retried.version, resigned.version);
-  await assert.rejects(seat0.resign(game.name), rejectsWith("GAME_FINISHED", Code.FAILED_PRECONDITION));
+  await assert.rejects(
+    seat0.resign(game.name),
+    rejectsWith("GAME_FINISHED", Code.FAILED_PRECONDITION),
+  );
   const log = await collect(client.allMoves(game.name));
   assert.deepEqual(
     log.map((m) => [m.moveId, m.system]),
@@ -203,13 +206,21 @@ test("createGame seats bots and sets a time control", async () => {
   assert.equal(game.timeControl?.perMoveSeconds, 600);
   assert.ok(game.deadlineUnixMs > 0n);
   assert.ok(game.serverTimeUnixMs > 0n);
-  // the bot answers every bid of the person: the game ends with seat 0's three bids
+  // the bot bids for its seat whenever it is to act: seat 0's three bids end the game
   const me = client.withToken(seatTokens[0]);
-  for (const card of [1, 2, 3]) await me.applyMove(game.name, { moveId: `bid:${card}` });
-  let end = await me.getGame(game.name);
-  for (let i = 0; i < 50 && !end.finished; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    end = await me.getGame(game.name);
+  const bids: number[] = [];
+  let answered = 0n; // the snapshots of versions before our last move are already answered
+  for await (const snapshot of me.watch(game.name)) {
+    if (snapshot.version > answered && snapshot.toAct.includes(0)) {
+      const card = Math.max(...snapshot.legalMoves.map((m) => Number(m.id.split(":")[1])));
+      bids.push(card);
+      answered = (await me.applyMove(game.name, { moveId: `bid:${card}` })).version;
+    }
   }
+  assert.deepEqual(bids, [3, 2, 1]);
+  const end = await me.getGame(game.name);
   assert.equal(end.finished, true);
+  const log = await collect(me.allMoves(game.name));
+  // three bids of each seat, the bot's made by the server
+  assert.deepEqual(log.map((m) => m.seat).sort(), [0, 0, 0, 1, 1, 1]);
 });
