@@ -33,6 +33,7 @@ export {
   type SessionChoice,
   type SessionEvent,
   type SessionMoveOptions,
+  type SocketEvent,
   type WebSocketConstructor,
   type WebSocketLike,
 } from "./play.js";
