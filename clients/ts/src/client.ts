@@ -28,22 +28,31 @@ import {
 } from "@bufbuild/protobuf";
 
 import { ClientReason, Code, TribesError, errorOfResponse } from "./errors.js";
+import { newRequestId } from "./ids.js";
 import { JsonCodec } from "./json.js";
 import {
   GameSnapshotSchema,
   type GameSnapshot,
+  type GameSummary,
   type GameType,
   type Move,
   type MoveRecord,
+  type TimeControl,
 } from "./gen/tribes/v1/common_pb.js";
 import {
   ApplyMoveRequestSchema,
   CreateGameRequestSchema,
   CreateGameResponseSchema,
+  JoinGameRequestSchema,
+  JoinGameResponseSchema,
   ListGameTypesResponseSchema,
+  ListGamesResponseSchema,
   ListMovesResponseSchema,
+  ResignRequestSchema,
+  type ListGamesResponse,
   type ListMovesResponse,
 } from "./gen/tribes/v1/game_service_pb.js";
+import { PlaySession, type PlayContext, type PlayOptions } from "./play.js";
 import {
   eventSourceOf,
   watchWithEventSource,
@@ -52,6 +61,8 @@ import {
   type WatchContext,
   type WatchOptions,
 } from "./watch.js";
+
+export { newRequestId };
 
 export interface TribesClientOptions {
   /** Where the service's HTTP door is, e.g. `"http://127.0.0.1:8080"`. */
@@ -66,11 +77,14 @@ export interface TribesClientOptions {
   retries?: number;
   /** The first retry's delay in ms, doubled each time, with jitter (default 200). */
   retryDelayMs?: number;
-  /** Each attempt's time limit in ms; 0 = none (default 10000). */
+  /** Each attempt's time limit in ms, and a play session's to connect; 0 = none (default
+   * 10000). */
   timeoutMs?: number;
-  /** Watch: the first reconnection's delay in ms, doubled up to 30 s (default 1000). */
+  /** Watch and play: the first reconnection's delay in ms, doubled up to 30 s (default
+   * 1000). */
   reconnectDelayMs?: number;
-  /** Watch: reconnections in a row without a new snapshot before giving up (default 10). */
+  /** Watch and play: reconnections in a row without a new event before giving up (default
+   * 10). */
   maxReconnects?: number;
   /** Watch: reconnect when nothing, not even a heartbeat, arrives for this long (default
    * 45000, three of the service's 15 s heartbeats); 0 = never. */
@@ -94,14 +108,49 @@ export interface CreateGameParams extends MutationOptions {
   options?: Record<string, string>;
   /** Honoured only by a server started with TRIBES_ALLOW_SEED=1. */
   seed?: bigint | number;
+  /** List the game in the lobby: every seat is open, the creator gets no tokens and joins
+   * with {@link TribesClient.joinGame} like anyone else. */
+  listed?: boolean;
+  /** Seats a bot plays from the start: seat -> bot kind (`"random"`, `"greedy"`, ...). */
+  bots?: Record<number, string>;
+  /** A time control, e.g. `{ perMoveSeconds: 60, onTimeout: "bot" }` (absent: untimed). */
+  timeControl?: Partial<Omit<TimeControl, "$typeName" | "$unknown">>;
 }
 
 export type MoveChoice = { moveId: string; move?: undefined } | { move: Move; moveId?: undefined };
 
-/** A new game: its snapshot (as a spectator sees it) and `seatTokens[i]` for seat i. */
+/** A new game: its snapshot (as a spectator sees it) and `seatTokens[i]` for seat i
+ * (`""` for a bot's seat; none at all for a listed game). */
 export interface CreatedGame {
   game: GameSnapshot;
   seatTokens: string[];
+}
+
+export interface ListGamesOptions extends CallOptions {
+  /** Only games of this type (absent or empty: every type). */
+  gameType?: string;
+  /** Only games with at least one open seat. */
+  openOnly?: boolean;
+  /** At most this many games per page (the server's default 50, at most 200). */
+  pageSize?: number;
+  /** From a previous page's `nextPageToken`. */
+  pageToken?: string;
+}
+
+export interface JoinGameOptions extends MutationOptions {
+  /** The seat to claim; absent = the first open seat. */
+  seat?: number;
+  /** The name other players see (at most 40 printable characters). */
+  playerName?: string;
+}
+
+/** A claimed seat: its number, its secret token, the game as that seat sees it, and a
+ * client acting for it (`withToken(seatToken)`). */
+export interface JoinedGame {
+  seat: number;
+  seatToken: string;
+  game: GameSnapshot;
+  client: TribesClient;
 }
 
 export interface ApplyMoveOptions extends MutationOptions {
@@ -114,23 +163,24 @@ export interface ListMovesOptions extends CallOptions {
   pageToken?: string;
 }
 
-/** A fresh idempotency key (randomUUID needs a secure context; getRandomValues does not). */
-export function newRequestId(): string {
-  const c = globalThis.crypto;
-  if (typeof c.randomUUID === "function") return c.randomUUID();
-  const b = c.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-  const parts = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20)];
-  return [...parts, hex.slice(20)].join("-");
-}
-
 /** `games/{id}` (or a bare id) as the URL path of that game. */
 function gamePath(name: string): string {
   const id = name.startsWith("games/") ? name.slice("games/".length) : name;
   if (id === "") throw new TypeError(`not a game name: ${JSON.stringify(name)}`);
   return `/v1/games/${encodeURIComponent(id)}`;
+}
+
+/** The game of an answer, which must have one. */
+function gameOf(game: GameSnapshot | undefined, what: string): GameSnapshot {
+  if (game === undefined) {
+    throw new TribesError({
+      httpStatus: 200,
+      code: Code.INTERNAL,
+      reason: ClientReason.BAD_RESPONSE,
+      message: `${what}: the answer has no game`,
+    });
+  }
+  return game;
 }
 
 function retryable(status: number): boolean {
@@ -215,6 +265,9 @@ export class TribesClient {
       seatCount: params.seatCount,
       options: params.options ?? {},
       ...(params.seed === undefined ? {} : { seed: BigInt(params.seed) }),
+      listed: params.listed ?? false,
+      bots: params.bots ?? {},
+      ...(params.timeControl === undefined ? {} : { timeControl: params.timeControl }),
     });
     const reply = await this.call({
       method: "POST",
@@ -224,15 +277,62 @@ export class TribesClient {
       requestId: params.requestId ?? newRequestId(),
       signal: params.signal,
     });
-    if (reply.game === undefined) {
-      throw new TribesError({
-        httpStatus: 200,
-        code: Code.INTERNAL,
-        reason: ClientReason.BAD_RESPONSE,
-        message: "POST /v1/games: the answer has no game",
-      });
-    }
-    return { game: reply.game, seatTokens: reply.seatTokens };
+    return { game: gameOf(reply.game, "POST /v1/games"), seatTokens: reply.seatTokens };
+  }
+
+  /** One page of the lobby: listed games, newest first. */
+  async listGames(options: ListGamesOptions = {}): Promise<ListGamesResponse> {
+    const query: Record<string, string> = {};
+    if (options.gameType) query["gameType"] = options.gameType;
+    if (options.openOnly) query["openOnly"] = "true";
+    if (options.pageSize !== undefined) query["pageSize"] = String(options.pageSize);
+    if (options.pageToken) query["pageToken"] = options.pageToken;
+    return this.call({
+      method: "GET",
+      path: "/v1/games",
+      schema: ListGamesResponseSchema,
+      query,
+      signal: options.signal,
+    });
+  }
+
+  /** Every listed game that fits the filters, fetching page after page as it is read. */
+  async *allGames(
+    options: Omit<ListGamesOptions, "pageToken"> = {},
+  ): AsyncGenerator<GameSummary, void, undefined> {
+    let pageToken = "";
+    do {
+      const page = await this.listGames({ ...options, pageToken });
+      yield* page.games;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+  }
+
+  /**
+   * Claim a seat of a listed game. Its token goes to this caller only; of racing joins for
+   * one seat exactly one wins (the others fail with `SEAT_TAKEN`, or take the next open
+   * seat when they named none), and a retry with the same `requestId` gets the same seat.
+   */
+  async joinGame(name: string, options: JoinGameOptions = {}): Promise<JoinedGame> {
+    const request = create(JoinGameRequestSchema, {
+      playerName: options.playerName ?? "",
+      ...(options.seat === undefined ? {} : { seat: options.seat }),
+    });
+    const path = `${gamePath(name)}:join`;
+    const reply = await this.call({
+      method: "POST",
+      path,
+      schema: JoinGameResponseSchema,
+      body: this.codec.write(JoinGameRequestSchema, request),
+      requestId: options.requestId ?? newRequestId(),
+      signal: options.signal,
+    });
+    return {
+      seat: reply.seat,
+      seatToken: reply.seatToken,
+      game: gameOf(reply.game, `POST ${path}`),
+      client: this.withToken(reply.seatToken),
+    };
   }
 
   /** The game as this client may see it, with its legal moves when it is to act. */
@@ -266,6 +366,21 @@ export class TribesClient {
       path: `${gamePath(name)}:applyMove`,
       schema: GameSnapshotSchema,
       body: this.codec.write(ApplyMoveRequestSchema, request),
+      requestId: options.requestId ?? newRequestId(),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Leave the game for this client's seat: a two-seat game ends, in a larger one a bot
+   * plays the seat out and it ranks last. The seat's snapshot after it.
+   */
+  async resign(name: string, options: MutationOptions = {}): Promise<GameSnapshot> {
+    return this.call({
+      method: "POST",
+      path: `${gamePath(name)}:resign`,
+      schema: GameSnapshotSchema,
+      body: this.codec.write(ResignRequestSchema, create(ResignRequestSchema)),
       requestId: options.requestId ?? newRequestId(),
       signal: options.signal,
     });
@@ -319,6 +434,25 @@ export class TribesClient {
     return Source
       ? watchWithEventSource(context, Source, name, path, options)
       : watchWithFetch(context, path, options);
+  }
+
+  /**
+   * A live play session on the WebSocket `GET /v1/games/{id}:play` for this client's seat
+   * (a spectator's without a token): iterate it for the seat's snapshots and refused moves,
+   * `move()` to play. It reconnects after a dropped connection (`reconnectDelayMs`,
+   * `maxReconnects`), missing nothing and playing nothing twice; see {@link PlaySession}.
+   */
+  play(name: string, options: PlayOptions = {}): PlaySession {
+    const context: PlayContext = {
+      url: (p, query) => this.url(p, query),
+      token: this.token,
+      codec: this.codec,
+      reconnectDelayMs: this.options.reconnectDelayMs ?? 1000,
+      maxReconnects: this.options.maxReconnects ?? 10,
+      connectTimeoutMs: this.options.timeoutMs ?? 10_000,
+      applyMove: (choice, moveOptions) => this.applyMove(name, choice, moveOptions),
+    };
+    return new PlaySession(context, name, `${gamePath(name)}:play`, options);
   }
 
   // -- transport -------------------------------------------------------------------------

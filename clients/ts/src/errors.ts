@@ -54,8 +54,11 @@ export const ClientReason = {
   HTTP_ERROR: "HTTP_ERROR",
   /** A 2xx answer whose body does not parse as the expected message. */
   BAD_RESPONSE: "BAD_RESPONSE",
-  /** A watch stream failed and could not be resumed. */
+  /** A watch stream or play session failed and could not be resumed. */
   STREAM_FAILED: "STREAM_FAILED",
+  /** A play session was closed (by `close()`, its signal or leaving its loop) while the
+   * move was unanswered: it may or may not have been played; retry with its requestId. */
+  SESSION_CLOSED: "SESSION_CLOSED",
 } as const;
 
 const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";

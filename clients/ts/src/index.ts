@@ -1,5 +1,5 @@
 /**
- * The tribes TypeScript SDK: the client, its error type, and every tribes.v1 message type
+ * The tribes TypeScript SDK: the client, its play sessions, its error type, and every tribes.v1 message type
  * and schema (generated from protos/ at build time by `npm run generate`).
  */
 
@@ -10,6 +10,9 @@ export {
   type CallOptions,
   type CreateGameParams,
   type CreatedGame,
+  type JoinGameOptions,
+  type JoinedGame,
+  type ListGamesOptions,
   type ListMovesOptions,
   type MoveChoice,
   type MutationOptions,
@@ -24,6 +27,16 @@ export {
   type CodeNumber,
   type TribesErrorInit,
 } from "./errors.js";
+export {
+  PlaySession,
+  type PlayOptions,
+  type SessionChoice,
+  type SessionEvent,
+  type SessionMoveOptions,
+  type SocketEvent,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from "./play.js";
 export { SseParser, type SseEvent } from "./sse.js";
 export type { EventSourceConstructor, EventSourceLike, WatchOptions } from "./watch.js";
 
