@@ -141,22 +141,37 @@ async def test_retries_play_once_inside_and_across_sessions(stub: Stub) -> None:
     created = await create(stub)
     first = stub.Play(metadata=bearer(created.tokens[0]))
     await first.write(_open(created.name))
-    await _snapshot(first)
+    opened = await _event(first)
+    assert opened.request_id == ""  # the opening snapshot answers no move
     await first.write(_move("bid:1", request_id="once"))
-    assert (await _snapshot(first)).version == 2
+    answer = await _event(first)
+    assert (answer.snapshot.version, answer.request_id) == (2, "once")  # names its move
     await first.write(_move("bid:1", request_id="once"))
-    assert (await _snapshot(first)).version == 2  # acknowledged, not replayed
+    answer = await _event(first)
+    assert (answer.snapshot.version, answer.request_id) == (2, "once")  # not replayed
+    await first.write(_move("bid:3", request_id="late"))
+    refused = await _event(first)
+    assert (refused.rejected.request_id, refused.request_id) == ("late", "late")
     first.cancel()
     second = stub.Play(metadata=bearer(created.tokens[0]))
     await second.write(_open(created.name))
     await _snapshot(second)
     await second.write(_move("bid:1", request_id="once"))
     assert (await _snapshot(second)).version == 2
+    watcher = stub.Play(metadata=bearer(created.tokens[1]))
+    await watcher.write(_open(created.name))
+    await _snapshot(watcher)
+    await move(stub, created.name, created.tokens[1], "bid:2")
+    pushed = await _event(second)
+    while pushed.snapshot.version == 2:  # a presence push of the watcher's session
+        pushed = await _event(second)
+    assert (pushed.snapshot.version, pushed.request_id) == (3, "")  # a push answers nothing
     second.cancel()
+    watcher.cancel()
     again = await move(stub, created.name, created.tokens[0], "bid:1", request_id="once")
     assert again.version == 2
     log = await stub.ListMoves(spb.ListMovesRequest(name=created.name))
-    assert len(log.moves) == 1
+    assert [m.seat for m in log.moves] == [0, 1]  # seat 0's move once, then seat 1's
 
 
 async def test_spectators_are_read_only(stub: Stub) -> None:

@@ -7,13 +7,10 @@
  * ends the session comes as a last `{"error": <google.rpc.Status>}` frame before the close
  * (README "Play sessions").
  *
- * A pushed snapshot does not say which request it answers, so each move is followed by an
- * empty `PlayRequest`: the service answers every request with exactly one event, in order,
- * and answers an empty one with a `MALFORMED_REQUEST` rejection without a request id and
- * nothing else. When that marker's answer arrives, the move before it has been answered:
- * by its own rejection (matched by request id), or else by a snapshot already received, so
- * the newest snapshot includes the move. Markers' answers are the SDK's own and never reach
- * the caller.
+ * The service answers every move with exactly one event that carries the move's request
+ * id (`PlayEvent.request_id`): its snapshot (the move landed, or a retry found its first
+ * answer) or its rejection. Pushes of other changes carry none. A move's promise settles
+ * on that answer.
  *
  * After a dropped connection the session reconnects with `from_version` = the newest
  * version seen (nothing is sent again until the game moves past it) and sends every
@@ -59,9 +56,6 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike;
 const OPEN = 1; // WebSocket.OPEN
 /** The session's idempotency keys must fit the service's limit, or it answers without. */
 const MAX_REQUEST_ID = 128;
-/** An empty PlayRequest: answered, after every request before it, by a bare rejection. */
-const MARKER = "{}";
-const MARKER_REASON = "MALFORMED_REQUEST";
 
 export interface PlayOptions {
   /** The version already held: no snapshot comes until the game moves past it. */
@@ -194,8 +188,6 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
   private latest: GameSnapshot | undefined;
   /** Unsettled moves, in the order they were made. */
   private pending: Pending[] = [];
-  /** Moves sent on the current connection whose marker is unanswered, in order. */
-  private awaiting: Pending[] = [];
   private failures = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly queue: Item[] = [];
@@ -309,7 +301,6 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     const from = this.latest?.version ?? this.fromVersion;
     if (from !== undefined) query["from_version"] = String(from);
     const url = this.ctx.url(this.path, query).replace(/^http/, "ws");
-    this.awaiting = [];
     this.ending = undefined;
     let socket: WebSocketLike;
     try {
@@ -347,8 +338,6 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
   private send(socket: WebSocketLike, pending: Pending): void {
     try {
       socket.send(pending.frame);
-      socket.send(MARKER);
-      this.awaiting.push(pending);
     } catch {
       // the socket is closing: its close event reconnects, and the move goes again
     }
@@ -394,16 +383,16 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
       else this.fail(error);
       return;
     }
-    let kind;
+    let kind, requestId;
     try {
-      kind = this.ctx.codec.parse(PlayEventSchema, json as never).kind;
+      ({ kind, requestId } = this.ctx.codec.parse(PlayEventSchema, json as never));
     } catch (cause) {
       this.fail(badFrame(cause));
       return;
     }
     if (kind.case === "snapshot") {
       this.failures = 0;
-      this.snapshotEvent(kind.value);
+      this.snapshotEvent(kind.value, requestId);
     } else if (kind.case === "rejected") {
       this.failures = 0;
       const raw = isObject(json) && isObject(json["rejected"]) ? json["rejected"]["status"] : {};
@@ -411,7 +400,9 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     } // an event kind of a newer service: nothing to do
   }
 
-  private snapshotEvent(snapshot: GameSnapshot): void {
+  private snapshotEvent(snapshot: GameSnapshot, requestId: string): void {
+    const mine = requestId === "" ? undefined : this.pending.find((p) => p.requestId === requestId);
+    if (mine !== undefined) this.settle(mine).resolve(snapshot);
     const last = this.latest;
     const news =
       last === undefined ||
@@ -439,14 +430,6 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
         message: rejected.status?.message ?? "",
         ...(requestId ? { requestId } : {}),
       });
-    if (requestId === "" && error.reason === MARKER_REASON && this.awaiting.length > 0) {
-      const answered = this.awaiting.shift() as Pending;
-      if (!answered.settled) {
-        if (this.latest !== undefined) this.settle(answered).resolve(this.latest);
-        else this.settle(answered).reject(badFrame("a move answered without a snapshot"));
-      }
-      return;
-    }
     const mine = requestId === "" ? undefined : this.pending.find((p) => p.requestId === requestId);
     if (mine !== undefined) this.settle(mine).reject(error);
     this.push({ event: { case: "rejected", value: rejected, error } });

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 #: Requests a client may have queued before its reader waits (backpressure).
 MAX_PENDING_REQUESTS = 8
-_SNAPSHOT, _REJECTED = 1, 2  # PlayEvent fields
+_SNAPSHOT, _REJECTED, _REQUEST_ID = 1, 2, 3  # PlayEvent fields
 
 
 class Inbox(Mailbox):
@@ -82,14 +82,17 @@ class Inbox(Mailbox):
         return requests, change, nudged
 
 
-def snapshot_event(snapshot: bytes) -> bytes:
-    """``PlayEvent{snapshot}`` bytes around pre-serialized snapshot bytes."""
-    return pw.message_field(_SNAPSHOT, snapshot)
+def snapshot_event(snapshot: bytes, request_id: str = "") -> bytes:
+    """``PlayEvent{snapshot, request_id}`` bytes around pre-serialized snapshot bytes;
+    ``request_id`` names the move it answers (empty for a push)."""
+    return pw.message_field(_SNAPSHOT, snapshot) + pw.string_field(_REQUEST_ID, request_id)
 
 
 def rejected_event(request_id: str, error: Exception) -> bytes:
     rejected = spb.MoveRejected(request_id=request_id, status=failure_of(error).status())
-    return pw.message_field(_REJECTED, rejected.SerializeToString())
+    return pw.message_field(_REJECTED, rejected.SerializeToString()) + pw.string_field(
+        _REQUEST_ID, request_id
+    )
 
 
 async def _read(requests: AsyncIterator[Any], inbox: Inbox) -> None:
@@ -178,4 +181,4 @@ async def _move(games: Games, caller: Caller, game_id: str, request: Any) -> tup
     except KNOWN as exc:  # UNAVAILABLE too: the client retries with the same request_id
         return rejected_event(request_id, exc), None
     snapshot = games.snapshot(played.entry, game_id, played.cached, played.seat)
-    return snapshot_event(snapshot), played.cached
+    return snapshot_event(snapshot, request_id), played.cached
