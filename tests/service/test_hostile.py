@@ -49,7 +49,12 @@ METHODS = (
     "ListMoves",
     "WatchGame",
     "Play",
+    "ListGames",
+    "JoinGame",
+    "Resign",
 )
+#: a well-formed game name that names no game (Resign with a real seat's token would end it)
+NO_GAME = "games/AAAAAAAAAAAAAAAA"
 PER_METHOD = int(os.environ.get("TRIBES_FUZZ_PER_METHOD", "1000"))
 
 ODD = [
@@ -170,6 +175,26 @@ class Fuzzer:
                 msg = spb.PlayRequest(
                     move=spb.ApplyMoveRequest(move_id=rng.choice(["bid:1", _odd(rng)]))
                 )
+        elif method == "ListGames":
+            msg = spb.ListGamesRequest(
+                game_type=rng.choice(["", "goofspiel", "five_tribes", _odd(rng)]),
+                open_only=rng.random() < 0.5,
+                page_size=rng.choice([-5, 0, 1, 10**9]),
+                page_token=rng.choice(["", _odd(rng), "AAAAAAAAAAAAAAAAAAAAAA"]),
+            )
+        elif method == "JoinGame":  # every game is unlisted or full: no join can land
+            join = spb.JoinGameRequest(
+                name=rng.choice([name, name, _odd(rng)]),
+                player_name=rng.choice(["", "Ana", _odd(rng)]),
+                request_id=rng.choice(["", "j", _odd(rng)]),
+            )
+            if rng.random() < 0.6:
+                join.seat = rng.choice([-1, 0, 1, 5, 2**31 - 1])
+            msg = join
+        elif method == "Resign":  # never a stored game's name: a resignation would change it
+            msg = spb.ResignRequest(
+                name=rng.choice([NO_GAME, _odd(rng)]), request_id=rng.choice(["", "r", _odd(rng)])
+            )
         else:
             msg = spb.ListGameTypesRequest()
         return msg.SerializeToString()  # type: ignore[attr-defined]
@@ -269,6 +294,17 @@ async def test_hostile_requests_get_only_documented_codes(
                 for seat, t in enumerate(created.seat_tokens)
                 if seat not in acting
             ]
+        # a listed game with every seat claimed: the lobby lists it, joins find it full
+        listed = await stub.CreateGame(
+            spb.CreateGameRequest(
+                game_type="goofspiel", seat_count=2, seed=11, listed=True, options={"cards": "3"}
+            )
+        )
+        for seat in (0, 1):
+            await stub.JoinGame(
+                spb.JoinGameRequest(name=listed.game.name, seat=seat, player_name=f"p{seat}")
+            )
+        names.append(listed.game.name)
         ids = [n.removeprefix("games/") for n in names]
         before = await _snapshot(app.store, ids)
         fuzzer = Fuzzer(random.Random(20261201), names, idle)
