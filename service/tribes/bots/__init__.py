@@ -43,12 +43,40 @@ def choose(
 ) -> Move:
     """The ``kind`` bot's move for ``seat``: one of its current legal moves.
 
-    Raises ``ValueError`` for an unknown kind or a seat with no decision to make.
+    A game without ``determinize`` can only be played without search: every kind is
+    then the random bot. Raises ``ValueError`` for an unknown kind or a seat with no
+    decision to make.
     """
     bot = _BOTS.get(kind)
     if bot is None:
         raise ValueError(f"unknown bot kind {kind!r} (kinds: {', '.join(KINDS)})")
+    if game.determinize is None:
+        bot = uniform.choose
     return bot(game, state, seat, seed, budget or Budget(), options or Options())
 
 
-__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_KIND", "KINDS", "Budget", "Options", "choose"]
+def within(ms: int) -> Callable[[AnyGame, Any, int, str, int], Move]:
+    """``choose`` with a thinking time of ``ms`` milliseconds: the ``Chooser`` of bot seats."""
+    budget = Budget(ms=ms)
+
+    def chooser(game: AnyGame, state: Any, seat: int, kind: str, seed: int) -> Move:
+        return choose(game, state, seat, kind, seed, budget=budget)
+
+    return chooser
+
+
+def suggest(game: AnyGame, state: Any, seat: int, kind: str, seed: int, ms: int) -> Move:
+    """``choose`` within ``ms`` milliseconds: the service's SuggestMove."""
+    return choose(game, state, seat, kind, seed, budget=Budget(ms=ms))
+
+
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "DEFAULT_KIND",
+    "KINDS",
+    "Budget",
+    "Options",
+    "choose",
+    "suggest",
+    "within",
+]
