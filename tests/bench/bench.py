@@ -10,7 +10,10 @@ with the bare plumbing, then a summary. Figures only: nothing here is a pass/fai
    processes; the load generator plays whole games against each, alternating
    bare/service and service/bare per pass (A B B A ...) at N = 1, 16, 64, and prints
    the ratio service/bare for requests/s and server CPU per request.
-3. JSON of everything under ``results/bench-<UTC time>/`` (not committed).
+3. Bots (``tests.bench.bots``): seeded matches ismcts vs greedy vs random per game at
+   2 players, win rates with 95 % Wilson intervals and ms per decision (``--bots N``
+   games per row, 0 = skip; ``--bot-iterations``).
+4. JSON of everything under ``results/bench-<UTC time>/`` (not committed).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from tests.bench import bots
 from tribes.core.catalog import Entry, build_catalog
 from tribes.engine.driver import new_game
 from tribes_client.load import LoadConfig, format_report, run_load
@@ -373,6 +377,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=8.0)
     parser.add_argument("--plugins", default="", help="extra game plugin modules for the service")
     parser.add_argument("--skip-load", action="store_true")
+    parser.add_argument("--bots", type=int, default=4, help="bot games per row (0 = skip)")
+    parser.add_argument("--bot-iterations", type=int, default=60, help="ismcts iterations")
+    parser.add_argument("--bot-seats", default="2", help="bot player counts, comma-separated")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
@@ -406,9 +413,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("## Service vs bare plumbing (same load generator, same Redis, alternating)\n")
         print(ratio_table(load_rows, {"service": full, "bare": len(template) + 16}), flush=True)
 
+    bot_rows: list[dict[str, Any]] = []
+    if args.bots:
+        print(flush=True)
+        seats = [int(n) for n in args.bot_seats.split(",")]
+        bot_rows = [vars(row) for row in bots.run(args.bots, args.bot_iterations, seats)]
+
     print("\n## Summary\n\n" + summary_table(rules, load_rows), flush=True)
     (out_dir / "bench.json").write_text(
-        json.dumps({"machine": machine(), "rules": rules, "load": load_rows}, indent=2)
+        json.dumps(
+            {"machine": machine(), "rules": rules, "load": load_rows, "bots": bot_rows}, indent=2
+        )
     )
     print(f"\nresults: {out_dir.relative_to(ROOT)}/bench.json")
     return 0
