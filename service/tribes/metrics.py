@@ -190,6 +190,12 @@ class Metrics:
             ("game", "bot"),
             registry=r,
         )
+        self.suggestions = Counter(
+            "tribes_bot_suggestions_total",
+            "Moves suggested by SuggestMove, by game and bot kind.",
+            ("game", "bot"),
+            registry=r,
+        )
         self.sessions = Gauge(
             "tribes_sessions",
             "Open play sessions, by transport (grpc, websocket).",

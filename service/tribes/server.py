@@ -28,6 +28,7 @@ from aiohttp import web
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
+from tribes import bots
 from tribes.core import botseats, limits
 from tribes.core.catalog import Catalog, build_catalog
 from tribes.core.games import Games
@@ -117,6 +118,12 @@ class App:
                 what="games created",
                 limit_loopback=settings.limit_loopback,
             ),
+            chooser=bots.within(settings.bot_budget_ms),
+            bot_kinds=bots.KINDS,
+            suggester=bots.suggest,
+            default_bot=settings.bot_default,
+            bot_budget_ms=settings.bot_budget_ms,
+            bot_max_budget_ms=settings.bot_max_budget_ms,
         )
         request_log = RequestLog(request_stream) if settings.log_requests else None
         server = grpc.aio.server(

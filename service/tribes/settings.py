@@ -39,6 +39,10 @@
 | TRIBES_CREATE_BURST            | 50        | CreateGame burst per peer                       |
 | TRIBES_LIMIT_LOOPBACK          | 0         | 1 = rate-limit loopback peers too (local proxy) |
 | TRIBES_MAX_GAMES               | 100000    | live games the embedded store may hold          |
+| TRIBES_BOT_BUDGET_MS           | 500       | a bot seat's thinking time per decision; also   |
+|                                |           | SuggestMove's when the request names none       |
+| TRIBES_BOT_MAX_BUDGET_MS       | 2000      | the most SuggestMove may ask for                |
+| TRIBES_BOT_DEFAULT             | ismcts    | SuggestMove's bot when the request names none   |
 """
 
 from __future__ import annotations
@@ -92,6 +96,9 @@ class Settings:
     create_burst: float = 50.0
     limit_loopback: bool = False
     max_games: int = 100_000
+    bot_budget_ms: int = 500
+    bot_max_budget_ms: int = 2000
+    bot_default: str = "ismcts"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -151,4 +158,7 @@ class Settings:
             create_burst=float(e.get("TRIBES_CREATE_BURST", d.create_burst)),
             limit_loopback=flag("TRIBES_LIMIT_LOOPBACK", d.limit_loopback),
             max_games=int(e.get("TRIBES_MAX_GAMES", d.max_games)),
+            bot_budget_ms=int(e.get("TRIBES_BOT_BUDGET_MS", d.bot_budget_ms)),
+            bot_max_budget_ms=int(e.get("TRIBES_BOT_MAX_BUDGET_MS", d.bot_max_budget_ms)),
+            bot_default=e.get("TRIBES_BOT_DEFAULT", d.bot_default).strip(),
         )

@@ -9,14 +9,17 @@ with the bare plumbing, then a summary. Figures only: nothing here is a pass/fai
    compare-and-set per move, a pre-serialized reply of the service's size) as child
    processes; the load generator plays whole games against each, alternating
    bare/service and service/bare per pass (A B B A ...) at N = 1, 16, 64, and prints
-   the ratio service/bare for requests/s and server CPU per request.
+   the ratio service/bare for moves/s and server CPU per move.
    Each N also runs the service in session mode (``tribes-load --mode session``: one
    ``Play`` stream per seat, every change pushed) beside the unary mode.
 3. Capacity (``tests.bench.capacity``): service and Redis CPU, Redis commands and memory
    per move and per game for every game, and the capacity plan computed from them.
 4. The peer: ``../shared/bench/peers/vs_bgio.sh`` (boardgame.io's server beside the
    service, the same 50-move game, unary and session modes) when it and Node are there.
-5. JSON of everything under ``results/bench-<UTC time>/`` (not committed).
+5. Bots (``tests.bench.bots``): seeded matches ismcts vs greedy vs random per game at
+   2 players, win rates with 95 % Wilson intervals and ms per decision (``--bots N``
+   games per row, 0 = skip; ``--bot-iterations``).
+6. JSON of everything under ``results/bench-<UTC time>/`` (not committed).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from tests.bench import bots
 from tribes.core.catalog import Entry, build_catalog
 from tribes.engine.driver import new_game
 from tribes_client.load import LoadConfig, format_report, run_load
@@ -443,6 +447,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=str(ROOT.parent / "shared" / "bench" / "peers" / "vs_bgio.sh"),
         help="the side-by-side script against boardgame.io",
     )
+    parser.add_argument("--bots", type=int, default=4, help="bot games per row (0 = skip)")
+    parser.add_argument("--bot-iterations", type=int, default=60, help="ismcts iterations")
+    parser.add_argument("--bot-seats", default="2", help="bot player counts, comma-separated")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
@@ -487,6 +494,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.skip_peer:
         peer = bench_peer(args, out_dir)
 
+    bot_rows: list[dict[str, Any]] = []
+    if args.bots:
+        print(flush=True)
+        seats = [int(n) for n in args.bot_seats.split(",")]
+        bot_rows = [vars(row) for row in bots.run(args.bots, args.bot_iterations, seats)]
+
     print("\n## Summary\n\n" + summary_table(rules, load_rows), flush=True)
     (out_dir / "bench.json").write_text(
         json.dumps(
@@ -496,6 +509,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "load": load_rows,
                 "capacity": capacity_rows,
                 "peer": peer,
+                "bots": bot_rows,
             },
             indent=2,
         )

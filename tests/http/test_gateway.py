@@ -272,6 +272,7 @@ async def test_openapi_describes_every_route(http: Http) -> None:
         "ListGames",
         "JoinGame",
         "Resign",
+        "SuggestMove",
     }
     assert "/v1/games/{name}:applyMove" in doc["paths"]
     snapshot = doc["components"]["schemas"]["tribes.v1.GameSnapshot"]["properties"]

@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 
 #: (game, state the bot's seat may know is derived inside, seat, kind, seed) -> a legal move
 Chooser = Callable[[Any, Any, int, str, int], Any]
+#: (game, state, seat, kind, seed, budget in ms) -> a legal move: SuggestMove's bot
+Suggester = Callable[[Any, Any, int, str, int, int], Any]
 LEASE_MS = 30_000
 MAX_RUNNING = 32  # bot decisions computed at once by this process
 
@@ -42,6 +44,11 @@ MAX_RUNNING = 32  # bot decisions computed at once by this process
 def random_choice(game: Any, state: Any, seat: int, kind: str, seed: int) -> Any:
     """The fallback bot: a uniform choice among the legal moves (no hidden data read)."""
     return random.Random(seed).choice(list(game.legal_moves(state, seat)))
+
+
+def random_suggestion(game: Any, state: Any, seat: int, kind: str, seed: int, ms: int) -> Any:
+    """The fallback suggester: ``random_choice`` (it needs no thinking time)."""
+    return random_choice(game, state, seat, kind, seed)
 
 
 class BotSeats:

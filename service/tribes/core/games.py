@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tribes.core import hosting, limits, sessions
-from tribes.core.botseats import BotSeats, Chooser
+from tribes.core.botseats import BotSeats, Chooser, Suggester, random_suggestion
 from tribes.core.cache import Cached, StateCache
 from tribes.core.catalog import Catalog, Entry
 from tribes.core.errors import (
@@ -69,7 +69,14 @@ from tribes.core.snapshots import (
     move_record,
 )
 from tribes.core.tokens import SeatTokens
-from tribes.engine import SPECTATOR, GameFinishedError, MalformedMoveError, RulesError, driver
+from tribes.engine import (
+    SPECTATOR,
+    GameFinishedError,
+    MalformedMoveError,
+    NotYourTurnError,
+    RulesError,
+    driver,
+)
 from tribes.metrics import Metrics, Timer
 from tribes.store import CommitOutcome, CommitStatus, Loaded, Store, StoreUnavailableError
 from tribes.v1 import common_pb2 as pb
@@ -140,8 +147,16 @@ class Games:
         create_limit: RateLimit | None = None,
         chooser: Chooser | None = None,
         bot_kinds: Sequence[str] = ("random",),
+        suggester: Suggester | None = None,
+        default_bot: str = "random",
+        bot_budget_ms: int = 500,
+        bot_max_budget_ms: int = 2000,
     ) -> None:
         self.bot_kinds = tuple(bot_kinds)
+        self.suggester = suggester or random_suggestion
+        self.default_bot = default_bot
+        self.bot_budget_ms = bot_budget_ms
+        self.bot_max_budget_ms = bot_max_budget_ms
         self.catalog = catalog
         self.store = store
         self.tokens = tokens
@@ -335,6 +350,37 @@ class Games:
         except (RulesError, ServiceError) as exc:
             self.metrics.inc(self.metrics.moves_rejected, game_type, exc.reason)
             raise
+
+    async def suggest_move(
+        self, caller: Caller, request: spb.SuggestMoveRequest
+    ) -> spb.SuggestMoveResponse:
+        """A bot's choice among the caller's legal moves; the game does not change.
+
+        The bot sees the stored state only through ``determinize`` for the caller's seat
+        (``tribes.bots``) and runs in a worker thread, so the event loop goes on serving.
+        """
+        game_id = limits.game_id(request.name)
+        if caller.token is None:
+            raise TokenRequiredError(
+                "suggestions need a seat token (authorization: Bearer <token>)"
+            )
+        kind = limits.bot_kind(request.bot or self.default_bot, self.bot_kinds)
+        budget_ms = limits.bot_budget(request.budget_ms, self.bot_budget_ms, self.bot_max_budget_ms)
+        cached = await self.current_state(game_id)
+        entry = self.catalog.get(cached.meta.game_type)
+        game = entry.game
+        seat = self.tokens.seat_of(game_id, cached.meta.salt, cached.meta.seat_count, caller.token)
+        if hosting.is_over(game, cached.state, cached.record):
+            raise GameFinishedError("the game is over")
+        if not self._legal(entry, cached, seat):
+            raise NotYourTurnError(f"seat {seat} is not to act now")
+        move = await asyncio.to_thread(
+            self.suggester, game, cached.state, seat, kind, secrets.randbits(64), budget_ms
+        )
+        self.metrics.inc(self.metrics.suggestions, game.id, kind)
+        return spb.SuggestMoveResponse(
+            move_id=move.key, description=game.describe(cached.state, move)
+        )
 
     async def list_games(
         self, caller: Caller, request: spb.ListGamesRequest

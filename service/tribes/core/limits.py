@@ -118,6 +118,22 @@ def bots(values: Mapping[int, str], seats: int, kinds: Sequence[str]) -> dict[in
     return dict(values)
 
 
+def bot_kind(kind: str, kinds: Sequence[str]) -> str:
+    """SuggestMove's ``bot``: a bot kind this server has."""
+    if kind not in kinds:
+        raise BadRequestError(
+            f"bot: {quote(kind)} is not a bot kind (kinds: {', '.join(kinds)})", "BAD_BOT"
+        )
+    return kind
+
+
+def bot_budget(value: int, default: int, cap: int) -> int:
+    """SuggestMove's ``budget_ms``: 0 = the server's default, never above its cap."""
+    if value < 0:
+        raise BadRequestError("budget_ms must not be negative", "BAD_BUDGET")
+    return min(value or default, cap)
+
+
 MAX_LOBBY_PAGE = 200
 DEFAULT_LOBBY_PAGE = 50
 

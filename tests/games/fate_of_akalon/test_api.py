@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 
@@ -14,10 +15,12 @@ from tests.games.fate_of_akalon.fixtures import (
     moves,
     play_key,
 )
+from tests.games.fate_of_akalon.support import perturb
 from tribes.engine import SPECTATOR, IllegalMoveError, MalformedMoveError
 from tribes.engine.driver import find_move, new_game, play
 from tribes.engine.rng import Rng
 from tribes.games.fate_of_akalon import GAME
+from tribes.games.fate_of_akalon.cards import KEY
 from tribes.games.fate_of_akalon.moves import (
     ChooseCard,
     ChooseFirstAttacker,
@@ -192,3 +195,38 @@ def test_no_view_ever_contains_the_prng_state(seats: int) -> None:
             break
         seat = GAME.to_act(state)[0]
         state = play(GAME, state, seat, chooser.choice(GAME.legal_moves(state, seat)))
+
+
+def test_determinize_redraws_other_hands_and_their_pending_choice() -> None:
+    """Bot hook: another seat's hand is redrawn from its pool and its choice follows it."""
+    assert GAME.determinize is not None
+    state = battle("undead,orc", hands={0: ["Banshee#1"], 1: ["Goblin#1", "Troll#1"]})
+    state = moves(state, play_key("Banshee#1"))
+    assert decision(state) == ("choose_card", 1)
+    guesses = [GAME.determinize(state, 0, seed) for seed in range(6)]
+    assert len({g.players[1].hand for g in guesses}) > 1, "the other hand is redrawn"
+    for guess in guesses:
+        assert GAME.view(guess, 0) == GAME.view(state, 0)
+        hand = guess.players[1].hand
+        assert [m.key for m in GAME.legal_moves(guess, 1)] == sorted(
+            ChooseCard(KEY[c]).key for c in hand
+        )
+    assert GAME.determinize(perturb(state, 0, Rng(3)), 0, 4) == guesses[4]
+
+
+def test_evaluate_reads_the_cemetery_margin() -> None:
+    """Bot hook: a lower cemetery than the opponent's looks good; a result is 1 or 0."""
+    assert GAME.evaluate is not None
+    state = battle("elf,orc", hands={0: ["Druid#1"], 1: ["Troll#1"]})
+    players = (
+        dataclasses.replace(state.players[0], cemetery_value=5),
+        dataclasses.replace(state.players[1], cemetery_value=20),
+    )
+    ahead = dataclasses.replace(state, players=players)
+    assert 0.5 < GAME.evaluate(ahead, 0) < 1.0 and 0.0 < GAME.evaluate(ahead, 1) < 0.5
+    finished = new_game(GAME, 2, {}, 3)
+    while (result := GAME.result(finished)) is None:
+        seat = GAME.to_act(finished)[0]
+        finished = play(GAME, finished, seat, GAME.legal_moves(finished, seat)[-1])
+    values = [GAME.evaluate(finished, seat) for seat in range(2)]
+    assert values[result.winners[0]] == 1.0 and sorted(values) == [0.0, 1.0]

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from tests.games.five_tribes.fixtures import at_turn, build, djinns, do, keys
+from tests.games.five_tribes.support import perturb
 from tribes.engine import SPECTATOR, BadOptionsError, MalformedMoveError
 from tribes.engine.driver import new_game
 from tribes.engine.rng import Rng
@@ -206,3 +207,40 @@ def test_djinn_display_is_public_and_pile_is_not() -> None:
     assert view.djinn_discard == djinns("nekir") and view.step is Step.BID
     assert replace(state, djinn_pile=state.djinn_pile[::-1]) != state
     assert GAME.view(replace(state, djinn_pile=state.djinn_pile[::-1]), SPECTATOR) == view
+
+
+def test_determinize_redraws_what_the_seat_cannot_see() -> None:
+    """Bot hook: piles, bag and others' gold are redrawn from the view and seed only."""
+    assert GAME.determinize is not None
+    state = _states(3, 5)[40]
+    guesses = [GAME.determinize(state, A, seed) for seed in range(4)]
+    assert len({g.resource_pile for g in guesses}) > 1 and len({g.djinn_pile for g in guesses}) > 1
+    for guess in guesses:
+        assert GAME.view(guess, A) == GAME.view(state, A)
+        assert sum(guess.bag) == sum(state.bag) and guess.rng != state.rng
+        assert [p.gold for p in guess.players] == [state.players[A].gold] * 3
+    assert GAME.determinize(perturb(state, A, Rng(9)), A, 2) == guesses[2]
+
+
+def test_determinize_redraws_another_seats_sibittis_draw() -> None:
+    """Bot hook: a Sibittis draw is kept for its user and redrawn for the others."""
+    assert GAME.determinize is not None
+    state = at_turn(build(players={A: {"djinns": "sibittis", "elders": 2}}), A, later=(B, C))
+    state = do(state, "djinn:sibittis:ee")
+    assert state.turn is not None and state.turn.pending is not None
+    drawn = state.turn.pending.drawn
+    mine = GAME.determinize(state, A, 1).turn
+    assert mine is not None and mine.pending is not None and mine.pending.drawn == drawn
+    theirs = {GAME.determinize(state, B, seed).turn for seed in range(4)}
+    assert len({t.pending.drawn for t in theirs if t and t.pending}) > 1
+
+
+def test_evaluate_is_vp_in_hand() -> None:
+    """Bot hook: more VP in hand looks better; a finished game is 1 for the winner."""
+    assert GAME.evaluate is not None
+    state = build(players={A: {"gold": 60}, B: {"gold": 20}, C: {"gold": 20}})
+    assert 0.5 < GAME.evaluate(state, A) < 1.0 and GAME.evaluate(state, B) < 0.5
+    final = _states(2, 4)[-1]
+    result = GAME.result(final)
+    assert result is not None
+    assert GAME.evaluate(final, result.winners[0]) > GAME.evaluate(final, 1 - result.winners[0])

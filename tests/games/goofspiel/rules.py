@@ -124,6 +124,18 @@ def explain_illegal(state: State, seat: int, move: Bid) -> str:
     return f"you do not hold the card {move.card}"
 
 
+def determinize(state: State, seat: int, seed: int) -> State:
+    """What ``seat`` cannot see redrawn from ``seed``: the prize order, others' face-down
+    bids (any card of their public hands) and the PRNG state."""
+    rng = Rng(seed)
+    deck = rng.shuffled(sorted(state.prize_deck))
+    bids = tuple(
+        bid if bid is None or other == seat else rng.choice(state.hands[other])
+        for other, bid in enumerate(state.bids)
+    )
+    return replace(state, prize_deck=deck, bids=bids, rng=rng.next_u64())
+
+
 def check_invariants(state: State) -> None:
     """Every card is in a hand or spent in a trick; prizes are conserved; scores add up."""
     full = set(range(1, state.cards + 1))
@@ -160,4 +172,5 @@ GAME: GameDef[State, Bid, View] = GameDef(
     scores=scores,
     explain_illegal=explain_illegal,
     check_invariants=check_invariants,
+    determinize=determinize,
 )

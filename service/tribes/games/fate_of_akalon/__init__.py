@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from tribes.engine import GameDef
 from tribes.games.fate_of_akalon import codec, rules
+from tribes.games.fate_of_akalon.bots import determinize, evaluate
 from tribes.games.fate_of_akalon.moves import AkalonMove, parse_move
 from tribes.games.fate_of_akalon.options import OPTIONS, SEAT_COUNTS
 from tribes.games.fate_of_akalon.state import State, View
@@ -39,6 +40,8 @@ GAME: GameDef[State, AkalonMove, View] = GameDef(
     scores=rules.scores,
     explain_illegal=rules.explain_illegal,
     check_invariants=rules.check_invariants,
+    determinize=determinize,
+    evaluate=evaluate,
 )
 
 __all__ = ["GAME"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tribes.engine import GameDef
 from tribes.games.five_tribes import codec
+from tribes.games.five_tribes.bots import determinize, evaluate
 from tribes.games.five_tribes.data import OPTIONS, SEAT_COUNTS
 from tribes.games.five_tribes.describe import describe
 from tribes.games.five_tribes.explain import explain_illegal
@@ -41,6 +42,8 @@ GAME: GameDef[State, Move, View] = GameDef(
     scores=scores,
     explain_illegal=explain_illegal,
     check_invariants=check_invariants,
+    determinize=determinize,
+    evaluate=evaluate,
 )
 
 __all__ = ["GAME"]
