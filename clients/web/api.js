@@ -48,6 +48,7 @@ export const api = {
       token,
     ),
   resign: (id, token) => call("POST", `/v1/games/${id}:resign`, { requestId: requestId() }, token),
+  suggest: (id, token) => call("POST", `/v1/games/${id}:suggestMove`, { budgetMs: 300 }, token),
 };
 
 /**

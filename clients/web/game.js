@@ -205,6 +205,9 @@ function drawMoves(snapshot) {
   const box = $("moves");
   $("moves-panel").hidden = snapshot.viewerSeat < 0;
   const moves = snapshot.legalMoves || [];
+  $("hint").hidden = moves.length === 0;
+  $("hint").onclick = hint;
+  $("hint-text").hidden = true;
   if (moves.length === 0) {
     box.replaceChildren(
       h("p", { class: "muted" }, snapshot.finished ? "The game is over." : "Waiting for the others…"),
@@ -231,6 +234,22 @@ function drawMoves(snapshot) {
         : list.map(button),
     ),
   );
+}
+
+/** SuggestMove for this seat: the bot's choice is named and its button marked. */
+async function hint() {
+  const text = $("hint-text");
+  text.hidden = false;
+  text.textContent = "Thinking…";
+  try {
+    const suggestion = await api.suggest(id, token);
+    text.textContent = `Hint: ${suggestion.description || suggestion.moveId}`;
+    for (const b of document.querySelectorAll("button.move")) {
+      b.classList.toggle("suggested", b.dataset.moveId === suggestion.moveId);
+    }
+  } catch (error) {
+    text.textContent = `No hint: ${error.message}`;
+  }
 }
 
 function play(moveId) {

@@ -52,6 +52,7 @@ METHODS = (
     "ListGames",
     "JoinGame",
     "Resign",
+    "SuggestMove",
 )
 #: a well-formed game name that names no game (Resign with a real seat's token would end it)
 NO_GAME = "games/AAAAAAAAAAAAAAAA"
@@ -194,6 +195,12 @@ class Fuzzer:
         elif method == "Resign":  # never a stored game's name: a resignation would change it
             msg = spb.ResignRequest(
                 name=rng.choice([NO_GAME, _odd(rng)]), request_id=rng.choice(["", "r", _odd(rng)])
+            )
+        elif method == "SuggestMove":  # tokens are of seats not to act: no bot ever thinks
+            msg = spb.SuggestMoveRequest(
+                name=rng.choice([name, name, _odd(rng)]),
+                bot=rng.choice(["", "random", "ismcts", _odd(rng)]),
+                budget_ms=rng.choice([-1, 0, 50, 2**31 - 1]),
             )
         else:
             msg = spb.ListGameTypesRequest()

@@ -86,7 +86,8 @@ async def test_lobby_create_join_and_play_live(browser: Any, base_url: str) -> N
 
 
 async def test_bot_seat_plays_itself_forward(browser: Any, base_url: str) -> None:
-    """A seat set to random moves in the create form plays whenever it is to act."""
+    """A seat set to random moves in the create form plays whenever it is to act; the
+    Hint button marks the move the server's bot suggests."""
     from playwright.async_api import expect
 
     errors: list[str] = []
@@ -98,6 +99,14 @@ async def test_bot_seat_plays_itself_forward(browser: Any, base_url: str) -> Non
     await page.click("#create-button")
     await page.wait_for_url("**/web/game.html?game=*&seat=0#token=*")
     await expect(page.locator('li.seat[data-seat="1"] .tag.bot')).to_have_text("bot: random")
+    # the Hint button asks SuggestMove: one of the seat's own move buttons is marked
+    await page.wait_for_selector("button.move:not([disabled])")
+    await page.click("#hint")
+    await expect(page.locator("#hint-text")).to_contain_text("Hint: ")
+    suggested = page.locator("button.move.suggested")
+    await expect(suggested).to_have_count(1)
+    hint = (await page.locator("#hint-text").inner_text()).removeprefix("Hint: ").strip()
+    assert hint == (await suggested.inner_text()).strip()
     for _ in range(6):
         if await page.locator('#log li.entry[data-seat="1"]').count():
             break
