@@ -57,6 +57,7 @@ COUNTERS = {
     "tribes_timeouts_total",
     "tribes_resignations_total",
     "tribes_bot_moves_total",
+    "tribes_bot_suggestions_total",
 }
 GAUGES = {"tribes_store_up", "tribes_watchers", "tribes_sessions"}
 HISTOGRAMS = {
