@@ -488,7 +488,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tests.bench import capacity
 
         capacity_rows = capacity.run("", 16, args.duration)
-        print(capacity.report(capacity_rows) + "\n", flush=True)
+        sessions = capacity.session_memory()
+        print(capacity.report(capacity_rows, sessions) + "\n", flush=True)
 
     peer: dict[str, str] = {}
     if not args.skip_peer:
@@ -497,8 +498,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bot_rows: list[dict[str, Any]] = []
     if args.bots:
         print(flush=True)
-        seats = [int(n) for n in args.bot_seats.split(",")]
-        bot_rows = [vars(row) for row in bots.run(args.bots, args.bot_iterations, seats)]
+        bot_seats = [int(n) for n in args.bot_seats.split(",")]
+        bot_rows = [vars(row) for row in bots.run(args.bots, args.bot_iterations, bot_seats)]
 
     print("\n## Summary\n\n" + summary_table(rules, load_rows), flush=True)
     (out_dir / "bench.json").write_text(

@@ -21,12 +21,14 @@ import argparse
 import asyncio
 import collections
 import math
+import pathlib
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
+import grpc
 import redis
 
 from tests.bench.bench import _free_port, child, private_redis
@@ -117,6 +119,64 @@ def measure(game: str, seats: int, concurrency: int, duration: float) -> dict[st
     }
 
 
+def _rss(pid: int) -> int:
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+async def _open_sessions(target: str, games: int) -> list[Any]:
+    """``games`` two-seat games with both seats' Play sessions open (each read its snapshot)."""
+    from tribes.v1 import game_service_pb2 as spb
+    from tribes.v1 import game_service_pb2_grpc as spb_grpc
+
+    channel = grpc.aio.insecure_channel(target)
+    stub = spb_grpc.GameServiceStub(channel)
+    streams: list[Any] = [channel]
+    for _ in range(games):
+        created = await stub.CreateGame(
+            spb.CreateGameRequest(game_type="goofspiel", seat_count=2, options={"cards": "25"})
+        )
+        for token in created.seat_tokens:
+            stream = stub.Play(metadata=(("authorization", f"Bearer {token}"),))
+            await stream.write(spb.PlayRequest(open=spb.OpenSession(name=created.game.name)))
+            await stream.read()
+            streams.append(stream)
+    return streams
+
+
+def session_memory(sessions: int = 2000) -> dict[str, float]:
+    """Server memory per open Play session (resident set before and after opening them)."""
+    with private_redis() as (url, _):
+        port = _free_port()
+        env = {
+            "REDIS_URL": url,
+            "TRIBES_PORT": str(port),
+            "TRIBES_METRICS_PORT": "-1",
+            "TRIBES_HTTP_PORT": "-1",
+            "TRIBES_CREATE_RATE": "0",
+            "TRIBES_GAME_PLUGINS": "tests.games.goofspiel.plugin",
+            "TRIBES_TOKEN_SECRET": "capacity-secret-0123456789",
+        }
+        with child([sys.executable, "-m", "tribes"], env, port) as pid:
+
+            async def measure() -> tuple[int, int]:
+                warm = await _open_sessions(f"127.0.0.1:{port}", 20)  # first-use allocations
+                before = _rss(pid)
+                streams = await _open_sessions(f"127.0.0.1:{port}", sessions // 2)
+                await asyncio.sleep(1.0)
+                after = _rss(pid)
+                for group in (streams, warm):
+                    for stream in group[1:]:
+                        stream.cancel()
+                    await group[0].close()
+                return before, after
+
+            before, after = asyncio.run(measure())
+    return {"sessions": sessions, "bytes_per_session": (after - before) / sessions}
+
+
 def per_game_table(rows: Sequence[dict[str, Any]]) -> str:
     out = [
         "| game | seats | service CPU µs/move | moves/s per core | Redis CPU µs/move "
@@ -134,7 +194,9 @@ def per_game_table(rows: Sequence[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def plan(rows: Sequence[dict[str, Any]], games: Sequence[int]) -> str:
+def plan(
+    rows: Sequence[dict[str, Any]], games: Sequence[int], per_session: float = float("nan")
+) -> str:
     """Service cores, Redis shards and memory for a number of concurrent games (worst game)."""
     worst_service = max(r["service_cpu_us_per_move"] for r in rows)
     worst_redis = max(r["redis_cpu_us_per_move"] for r in rows)
@@ -147,8 +209,8 @@ def plan(rows: Sequence[dict[str, Any]], games: Sequence[int]) -> str:
         f"{worst_bytes:,.0f} bytes per game at p90); {worst_seats} live sessions per game.",
         "",
         "| concurrent games | moves/s | service cores | pods (1 core each) | Redis shards "
-        "| Redis memory (data) | open sessions |",
-        "|--:|--:|--:|--:|--:|--:|--:|",
+        "| Redis memory (data) | open sessions | their service memory |",
+        "|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for count in games:
         rate = count / SECONDS_PER_MOVE
@@ -158,7 +220,8 @@ def plan(rows: Sequence[dict[str, Any]], games: Sequence[int]) -> str:
         out.append(
             f"| {count:,} | {rate:,.0f} | {cores:.1f} | {max(2, math.ceil(cores))} "
             f"| {max(1, math.ceil(shards))} | {memory / 2**30:.2f} GiB "
-            f"| {count * worst_seats * SEATS_STREAMING:,.0f} |"
+            f"| {count * worst_seats * SEATS_STREAMING:,.0f} "
+            f"| {count * worst_seats * SEATS_STREAMING * per_session / 2**30:.1f} GiB |"
         )
     return "\n".join(out)
 
@@ -168,9 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=6.0)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--games", default="", help="game types (default: every built-in game)")
+    parser.add_argument("--sessions", type=int, default=2000, help="sessions held open at once")
     args = parser.parse_args(argv)
     rows = run(args.games, args.concurrency, args.duration)
-    print(report(rows))
+    print(report(rows, session_memory(args.sessions)))
     return 0
 
 
@@ -193,12 +257,20 @@ def run(games: str, concurrency: int, duration: float) -> list[dict[str, Any]]:
     return rows
 
 
-def report(rows: Sequence[dict[str, Any]]) -> str:
+def report(rows: Sequence[dict[str, Any]], sessions: dict[str, float] | None = None) -> str:
+    per_session = sessions["bytes_per_session"] if sessions else float("nan")
+    memory = (
+        f"Open Play sessions: {per_session / 1024:.1f} KiB of service memory each "
+        f"({sessions['sessions']:.0f} open at once, resident set before and after).\n\n"
+        if sessions
+        else ""
+    )
     return (
         "## Capacity (per move, one service process, N in flight)\n\n"
         + per_game_table(rows)
         + "\n\n"
-        + plan(rows, [1_000, 10_000, 100_000, 250_000])
+        + memory
+        + plan(rows, [1_000, 10_000, 100_000, 250_000], per_session)
     )
 
 

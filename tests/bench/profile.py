@@ -7,8 +7,9 @@ view and snapshot, wire, protobuf, store client, session push, service core, gRP
 own frames count for the stage that awaited them. py-spy sees Python frames only: a sample
 whose innermost frame is the event loop's ``run`` itself is native work the loop runs with
 no Python frame above it — grpc's C core (HTTP/2, reading and writing frames) and uvloop's
-I/O. The stages' shares times the measured server CPU per move give µs per move. Figures
-only.
+I/O; a sample of a thread whose innermost frame is ``Thread.run`` is grpc.aio's poller
+thread, which runs the C core's completion queue. The stages' shares times the measured
+server CPU per move give µs per move. Figures only.
 
 Run: ``.venv/bin/python -m tests.bench.profile [--mode session] [--game goofspiel]``
 (needs ``py-spy`` on PATH or in the venv: ``.venv/bin/pip install py-spy``).
@@ -41,7 +42,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("service core", ("tribes/core/", "tribes/grpc/", "tribes/http/", "tribes/server")),
     ("protobuf", ("google/protobuf",)),
     ("gRPC (Python side)", ("/grpc/", "grpc._cython")),
-    ("request log thread", ("threading.py",)),
+    ("gRPC poller thread (C core)", ("threading.py",)),
 )
 NATIVE = "gRPC C core + uvloop I/O (native, below Python)"
 LOOP = "asyncio machinery"
@@ -62,9 +63,10 @@ def charge(raw: str) -> collections.Counter[str]:
         if not stack or not number.isdigit():
             continue
         frames = stack.split(";")
-        stage = next((s for f in reversed(frames) if (s := stage_of(f))), None)
-        if stage is None:
-            stage = NATIVE if "asyncio/runners.py" in frames[-1] else LOOP
+        if "asyncio/runners.py" in frames[-1]:
+            stage: str | None = NATIVE  # the loop itself is innermost: native work
+        else:
+            stage = next((s for f in reversed(frames) if (s := stage_of(f))), LOOP)
         counts[stage] += int(number)
     return counts
 
