@@ -297,8 +297,9 @@ def bench_peer(args: argparse.Namespace, out_dir: pathlib.Path) -> dict[str, str
             **os.environ,
             "REPEATS": str(args.peer_repeats),
             "CONCS": " ".join(str(n) for n in args.concurrency),
-            "WARMUP": str(args.warmup),
-            "DURATION": str(args.duration),
+            # the script does shell arithmetic with these: whole seconds
+            "WARMUP": str(max(1, round(args.warmup))),
+            "DURATION": str(max(1, round(args.duration))),
             "GAMES": "goofspiel",
             "TRIBES_LOAD_ARGS": load_args,
             "OUT": str(out_dir / f"vs-bgio-{mode}"),
@@ -306,7 +307,9 @@ def bench_peer(args: argparse.Namespace, out_dir: pathlib.Path) -> dict[str, str
         done = subprocess.run(
             ["bash", str(script)], cwd=ROOT, env=env, capture_output=True, text=True, check=False
         )
-        tables[mode] = done.stdout.strip() or f"(no table; exit {done.returncode})"
+        tables[mode] = done.stdout.strip() or (
+            f"(no table; exit {done.returncode}: {done.stderr.strip()[-300:]})"
+        )
         print(
             f"## Beside boardgame.io: tribes {mode} mode (goofspiel, 25 cards = bgio's game)\n\n"
             + tables[mode]
