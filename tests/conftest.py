@@ -15,6 +15,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import redis
 
+from tests.support.parts import missing_part
+
 REDIS_URL = os.environ.get("TRIBES_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
@@ -66,7 +68,7 @@ def local_cluster() -> Iterator[object]:
 
     missing = available()
     if missing:
-        pytest.skip(f"no Redis Cluster here: {missing}")
+        missing_part(f"no Redis Cluster here: {missing}")
     cluster = LocalCluster().start()
     yield cluster
     cluster.stop()
@@ -79,7 +81,7 @@ def local_sentinel() -> Iterator[object]:
 
     missing = available()
     if missing:
-        pytest.skip(f"no Redis Sentinel here: {missing}")
+        missing_part(f"no Redis Sentinel here: {missing}")
     group = LocalSentinel().start()
     yield group
     group.stop()

@@ -18,6 +18,8 @@ import sys
 
 import pytest
 
+from tests.support.parts import missing_part
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "ts"
 LOCK = SDK / "package-lock.json"
@@ -28,7 +30,11 @@ def _tools() -> dict[str, str]:
     found = {tool: shutil.which(tool) for tool in ("node", "npm")}
     missing = [tool for tool, path in found.items() if path is None]
     if missing:
-        pytest.skip(f"the TypeScript SDK's tests need {' and '.join(missing)}, not installed")
+        # no installer here provides Node.js (Debian's is older than the SDK's Node 20)
+        missing_part(
+            f"the TypeScript SDK's tests need {' and '.join(missing)}, not installed",
+            installable=False,
+        )
     return {tool: path for tool, path in found.items() if path is not None}
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.parts import missing_part
 from tests.support.server import ROOT
 
 yaml = pytest.importorskip("yaml", reason="PyYAML is missing: run deploy/scripts/install-tools.sh")
@@ -105,13 +106,14 @@ def is_contract_series(name: str) -> bool:
 
 
 def tool(name: str) -> str:
-    """The path of a validator: the venv's bin first, then PATH; else skip, naming it."""
+    """The path of a validator: the venv's bin first, then PATH; else fail (or skip where
+    make test cannot install it), naming it."""
     beside = Path(sys.executable).parent / name
     if beside.exists() and os.access(beside, os.X_OK):
         return str(beside)
     found = shutil.which(name)
     if found is None:
-        pytest.skip(f"{name} is not installed ({HOW_TO_INSTALL[name]})")
+        missing_part(f"{name} is not installed ({HOW_TO_INSTALL[name]})")
     return found
 
 

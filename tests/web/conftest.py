@@ -9,6 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.support.parts import missing_part
 from tests.support.server import running_app
 from tests.web.browser import CHROMIUM_ARGS, WEB_DIR, chromium_path, missing
 from tribes.server import App
@@ -38,7 +39,7 @@ async def browser(app: App) -> AsyncIterator[Any]:
     """Closed before the server stops (its sessions end first, nothing waits on them)."""
     reason = missing()
     if reason:
-        pytest.skip(f"browser tests skipped: {reason}")
+        missing_part(f"browser tests cannot run: {reason}")
     from playwright.async_api import async_playwright
 
     async with async_playwright() as driver:

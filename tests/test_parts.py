@@ -1,0 +1,25 @@
+"""The missing-part policy: fail where make test would have installed the part."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support import parts
+
+
+def test_a_part_make_test_installs_fails_when_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parts, "make_test_installs_packages", lambda: True)
+    with pytest.raises(pytest.fail.Exception, match="chromium is missing — make test installs"):
+        parts.missing_part("chromium is missing")
+
+
+def test_a_part_nothing_installs_skips(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parts, "make_test_installs_packages", lambda: True)
+    with pytest.raises(pytest.skip.Exception, match="node is missing"):
+        parts.missing_part("node is missing", installable=False)
+
+
+def test_without_root_and_apt_a_missing_part_skips(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parts, "make_test_installs_packages", lambda: False)
+    with pytest.raises(pytest.skip.Exception, match="promtool is missing"):
+        parts.missing_part("promtool is missing")
