@@ -170,6 +170,22 @@ def _wait_port(port: int, timeout: float = 20) -> None:
     raise SystemExit(f"nothing listens on port {port}")
 
 
+def service_env(redis_url: str, port: int, **overrides: str) -> dict[str, str]:
+    """The environment of a service child on a private Redis: gRPC only (the loads are
+    gRPC; the bare server serves nothing else), no metrics port, request log on, the test
+    game served, a fixed token secret."""
+    return {
+        "REDIS_URL": redis_url,
+        "TRIBES_PORT": str(port),
+        "TRIBES_METRICS_PORT": "-1",
+        "TRIBES_HTTP_PORT": "-1",
+        "TRIBES_LOG_REQUESTS": "1",
+        "TRIBES_GAME_PLUGINS": "tests.games.goofspiel.plugin",
+        "TRIBES_TOKEN_SECRET": "bench-secret-0123456789",
+        **overrides,
+    }
+
+
 @contextlib.contextmanager
 def child(args: Sequence[str], env: dict[str, str], port: int) -> Iterator[int]:
     full = {
@@ -208,17 +224,14 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
         template_file = pathlib.Path(tempfile.mkdtemp()) / "snapshot.bin"
         template_file.write_bytes(template)
 
-        def service_env(port: int, workers: int) -> dict[str, str]:
-            return {
-                "REDIS_URL": redis_url,
-                "TRIBES_PORT": str(port),
-                "TRIBES_METRICS_PORT": "0",
-                "TRIBES_HTTP_PORT": "-1",  # the load is gRPC; bare serves gRPC only
-                "TRIBES_LOG_REQUESTS": "1",
-                "TRIBES_GAME_PLUGINS": args.plugins,
-                "TRIBES_WORKERS": str(workers),
-                "TRIBES_TOKEN_SECRET": "bench-secret-0123456789",
-            }
+        def env_of(port: int, workers: int) -> dict[str, str]:
+            return service_env(
+                redis_url,
+                port,
+                TRIBES_METRICS_PORT="0",  # the multi-worker run sums its workers' metrics
+                TRIBES_GAME_PLUGINS=args.plugins,
+                TRIBES_WORKERS=str(workers),
+            )
 
         bare_cmd = [
             sys.executable,
@@ -236,9 +249,9 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
         service_cmd = [sys.executable, "-m", "tribes"]
         with (
             child(bare_cmd, {}, ports["bare"]) as bare_pid,
-            child(service_cmd, service_env(ports["service"], 1), ports["service"]) as service_pid,
+            child(service_cmd, env_of(ports["service"], 1), ports["service"]) as service_pid,
             child(
-                service_cmd, service_env(ports["workers"], args.workers), ports["workers"]
+                service_cmd, env_of(ports["workers"], args.workers), ports["workers"]
             ) as workers_pid,
         ):
             time.sleep(1.0)  # every worker up, not just the first to bind

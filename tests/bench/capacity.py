@@ -31,7 +31,7 @@ from typing import Any
 import grpc
 import redis
 
-from tests.bench.bench import _free_port, child, private_redis
+from tests.bench.bench import _free_port, child, private_redis, service_env
 from tribes.core.catalog import build_catalog
 from tribes_client.load import LoadConfig, run_load
 
@@ -68,15 +68,7 @@ def measure(game: str, seats: int, concurrency: int, duration: float) -> dict[st
     prefix = f"cap{game[:4]}"
     with private_redis() as (url, _redis_pid):
         port = _free_port()
-        env = {
-            "REDIS_URL": url,
-            "TRIBES_REDIS_PREFIX": prefix,
-            "TRIBES_PORT": str(port),
-            "TRIBES_METRICS_PORT": "-1",
-            "TRIBES_HTTP_PORT": "-1",
-            "TRIBES_LOG_REQUESTS": "1",
-            "TRIBES_TOKEN_SECRET": "capacity-secret-0123456789",
-        }
+        env = service_env(url, port, TRIBES_REDIS_PREFIX=prefix)
         client = redis.Redis.from_url(url)
         with child([sys.executable, "-m", "tribes"], env, port) as pid:
             cpu0, cmd0 = _redis_cpu(client), _redis_commands(client)
@@ -150,15 +142,7 @@ def session_memory(sessions: int = 2000) -> dict[str, float]:
     """Server memory per open Play session (resident set before and after opening them)."""
     with private_redis() as (url, _):
         port = _free_port()
-        env = {
-            "REDIS_URL": url,
-            "TRIBES_PORT": str(port),
-            "TRIBES_METRICS_PORT": "-1",
-            "TRIBES_HTTP_PORT": "-1",
-            "TRIBES_CREATE_RATE": "0",
-            "TRIBES_GAME_PLUGINS": "tests.games.goofspiel.plugin",
-            "TRIBES_TOKEN_SECRET": "capacity-secret-0123456789",
-        }
+        env = service_env(url, port, TRIBES_CREATE_RATE="0")
         with child([sys.executable, "-m", "tribes"], env, port) as pid:
 
             async def measure() -> tuple[int, int]:

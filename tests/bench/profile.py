@@ -28,7 +28,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from tests.bench.bench import _free_port, child, per_move, private_redis
+from tests.bench.bench import _free_port, child, per_move, private_redis, service_env
 from tribes_client.load import LoadConfig, run_load
 
 #: (stage, substrings of a frame's file path); the first stage a frame matches wins
@@ -83,15 +83,7 @@ def profile(game: str, mode: str, concurrency: int, duration: float) -> dict[str
     options = {"goofspiel": {"cards": "25"}} if game == "goofspiel" else {}
     with private_redis() as (url, _):
         port = _free_port()
-        env = {
-            "REDIS_URL": url,
-            "TRIBES_PORT": str(port),
-            "TRIBES_METRICS_PORT": "-1",
-            "TRIBES_HTTP_PORT": "-1",
-            "TRIBES_LOG_REQUESTS": "1",
-            "TRIBES_GAME_PLUGINS": "tests.games.goofspiel.plugin",
-            "TRIBES_TOKEN_SECRET": "profile-secret-0123456789",
-        }
+        env = service_env(url, port)
         out = pathlib.Path(tempfile.mkdtemp()) / "profile.txt"
         with child([sys.executable, "-m", "tribes"], env, port) as pid:
             recorder = subprocess.Popen(

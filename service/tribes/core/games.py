@@ -44,7 +44,7 @@ from tribes.core.errors import (
     StaleVersionError,
     TokenRequiredError,
 )
-from tribes.core.presence import Presence
+from tribes.core.presence import Presence, Seen
 from tribes.core.quotas import RateLimit, peer_host
 from tribes.core.records import (
     ENTRY,
@@ -964,10 +964,19 @@ class Games:
             legal = cached.legal[seat] = driver.legal_moves_for(entry.game, cached.state, seat)
         return legal
 
-    def snapshot(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
+    def snapshot(
+        self,
+        entry: Entry,
+        game_id: str,
+        cached: Cached,
+        viewer: int,
+        seen: tuple[Seen, ...] | None = None,
+    ) -> bytes:
         """The viewer's snapshot at the cached version — built once per viewer — with the
-        seat list (clocks, presence) and the server's clock added as it is sent."""
-        seen = self.presence.known(game_id, cached.meta.seat_count)
+        seat list (clocks, presence: ``seen``, or as last read) and the server's clock added
+        as it is sent."""
+        if seen is None:
+            seen = self.presence.known(game_id, cached.meta.seat_count)
         tail = self.writer.seats_tail(cached.record, seen, self.clock.estimate())
         return self._snapshot_core(entry, game_id, cached, viewer) + tail
 

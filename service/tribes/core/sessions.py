@@ -133,7 +133,7 @@ async def play(
             seats = meta.seat_count
             shown = games.presence.known(game_id, seats)  # the presence last pushed
             if held != current.version:
-                yield snapshot_event(games.snapshot(entry, game_id, current, viewer))
+                yield snapshot_event(games.snapshot(entry, game_id, current, viewer, shown))
             while not hosting.is_over(entry.game, last.state, last.record):
                 moves, change, nudged = await inbox.next()
                 for request in moves:
@@ -146,11 +146,11 @@ async def play(
                 if change is not None and change.version > last.version:
                     last = games.cached_state(entry, game_id, meta, change.version, change.state)
                     shown = games.presence.known(game_id, seats)
-                    yield snapshot_event(games.snapshot(entry, game_id, last, viewer))
-                elif nudged and games.presence.known(game_id, seats) != shown:
+                    yield snapshot_event(games.snapshot(entry, game_id, last, viewer, shown))
+                elif nudged and (seen := games.presence.known(game_id, seats)) != shown:
                     # a seat came or went: the same version with a new seat list
-                    shown = games.presence.known(game_id, seats)
-                    yield snapshot_event(games.snapshot(entry, game_id, last, viewer))
+                    shown = seen
+                    yield snapshot_event(games.snapshot(entry, game_id, last, viewer, shown))
         finally:
             gauge.dec()
             reader.cancel()
