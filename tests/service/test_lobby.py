@@ -25,6 +25,8 @@ async def _listed(stub: Stub, game_type: str = "goofspiel", seats: int = 2) -> s
     )
     assert list(created.seat_tokens) == [], "the creator of a listed game gets no tokens"
     assert created.game.listed and all(s.open for s in created.game.seats)
+    # the lobby orders by creation millisecond (ties by id): the next game gets a later one
+    await asyncio.sleep(0.003)
     return created.game.name
 
 
