@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import functools
 import ipaddress
 import json
 import os
@@ -36,7 +37,7 @@ import random
 import sys
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +66,8 @@ class LoadConfig:
     progress: bool = True
     server_pids: tuple[int, ...] = ()
     allow_remote: bool = False
-    mode: str = "unary"  # or "session"
+    mode: str = "unary"  # or "session" (gRPC Play) or "websocket" (the HTTP door's)
+    http_target: str = "127.0.0.1:8080"  # the HTTP door, for "websocket"
 
 
 @dataclass
@@ -106,8 +108,9 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 async def run_load(cfg: LoadConfig) -> dict[str, Any]:
     """Run one load phase and return its report."""
-    if not cfg.allow_remote and not is_loopback(cfg.target):
-        raise SystemExit(f"refusing non-loopback target {cfg.target!r} (use --allow-remote)")
+    for target in (cfg.target, cfg.http_target) if cfg.mode == "websocket" else (cfg.target,):
+        if not cfg.allow_remote and not is_loopback(target):
+            raise SystemExit(f"refusing non-loopback target {target!r} (use --allow-remote)")
     channels = [
         grpc.aio.insecure_channel(
             cfg.target,
@@ -126,14 +129,23 @@ async def run_load(cfg: LoadConfig) -> dict[str, Any]:
         unknown = sorted(set(cfg.mix) - {t.id for t in listed.game_types})
         if unknown:
             raise SystemExit(f"the server does not host {', '.join(unknown)}")
-        return await _measure(cfg, stubs, seats)
+        if cfg.mode != "websocket":
+            return await _measure(cfg, stubs, seats, None)
+        try:
+            import aiohttp
+        except ImportError:
+            raise SystemExit("--mode websocket needs aiohttp (pip install aiohttp)") from None
+        connector = aiohttp.TCPConnector(limit=0)
+        limits = aiohttp.ClientTimeout(total=None, connect=cfg.timeout)
+        async with aiohttp.ClientSession(connector=connector, timeout=limits) as http:
+            return await _measure(cfg, stubs, seats, http)
     finally:
         for channel in channels:
             await channel.close()
 
 
 async def _measure(
-    cfg: LoadConfig, stubs: list[spb_grpc.GameServiceStub], seats: dict[str, int]
+    cfg: LoadConfig, stubs: list[spb_grpc.GameServiceStub], seats: dict[str, int], http: Any
 ) -> dict[str, Any]:
     stats = _Stats()
     began = time.perf_counter()
@@ -180,8 +192,15 @@ async def _measure(
             if created is None:
                 await asyncio.sleep(0.05)
                 continue
-            play = _play_sessions if cfg.mode == "session" else _play
-            await play(created, stub, rng, call, stats, in_window, window_end, cfg)
+            if cfg.mode == "unary":
+                await _play(created, stub, rng, call, stats, in_window, window_end, cfg)
+                continue
+            seat_of: Callable[[str], _GrpcSeat | _WebSocketSeat]
+            if cfg.mode == "session":
+                seat_of = functools.partial(_GrpcSeat, stub, cfg=cfg)
+            else:
+                seat_of = functools.partial(_WebSocketSeat, http, cfg=cfg)
+            await _play_sessions(created, seat_of, rng, stats, in_window, window_end, cfg)
 
     async def sampler() -> None:
         now = time.perf_counter()
@@ -271,34 +290,91 @@ async def _play(
         current = snap = reply
 
 
+class _GrpcSeat:
+    """One seat's ``Play`` stream over gRPC."""
+
+    def __init__(self, stub: spb_grpc.GameServiceStub, token: str, cfg: LoadConfig) -> None:
+        self._stream = stub.Play(
+            metadata=(("authorization", f"Bearer {token}"),), timeout=cfg.timeout * 10
+        )
+
+    async def open(self, name: str) -> None:
+        await self._stream.write(spb.PlayRequest(open=spb.OpenSession(name=name)))
+
+    async def send(self, request: spb.PlayRequest) -> None:
+        await self._stream.write(request)
+
+    async def receive(self) -> spb.PlayEvent | None:
+        event = await self._stream.read()
+        return None if event is grpc.aio.EOF else event
+
+    async def close(self) -> None:
+        self._stream.cancel()
+
+
+class _WebSocketSeat:
+    """One seat's session over the HTTP door's WebSocket, binary protobuf frames
+    (the ``tribes.v1.proto`` subprotocol)."""
+
+    def __init__(self, http: Any, token: str, cfg: LoadConfig) -> None:
+        self._http, self._token, self._cfg = http, token, cfg
+        self._socket: Any = None
+
+    async def open(self, name: str) -> None:
+        import aiohttp
+
+        url = f"http://{self._cfg.http_target}/v1/{name}:play"
+        self._socket = await self._http.ws_connect(
+            url,
+            protocols=("tribes.v1.proto",),
+            headers={"authorization": f"Bearer {self._token}"},
+            timeout=aiohttp.ClientWSTimeout(ws_close=self._cfg.timeout),
+        )
+
+    async def send(self, request: spb.PlayRequest) -> None:
+        await self._socket.send_bytes(request.SerializeToString())
+
+    async def receive(self) -> spb.PlayEvent | None:
+        import aiohttp
+
+        frame = await self._socket.receive()
+        if frame.type is not aiohttp.WSMsgType.BINARY:
+            return None
+        return spb.PlayEvent.FromString(frame.data)
+
+    async def close(self) -> None:
+        if self._socket is not None:
+            await self._socket.close()
+
+
 async def _play_sessions(
     created: spb.CreateGameResponse,
-    stub: spb_grpc.GameServiceStub,
+    seat_of: Any,
     rng: random.Random,
-    call: Any,
     stats: _Stats,
     in_window: Any,
     window_end: float,
     cfg: LoadConfig,
 ) -> None:
-    """Play one game through one Play session per seat, moves answering pushed snapshots."""
+    """Play one game through one session per seat, moves answering pushed snapshots."""
     name, tokens = created.game.name, list(created.seat_tokens)
-    streams = [
-        stub.Play(metadata=(("authorization", f"Bearer {t}"),), timeout=cfg.timeout * 10)
-        for t in tokens
-    ]
+    seats = [seat_of(token) for token in tokens]
     finished = asyncio.Event()
 
     async def seat_loop(seat: int, stream: Any) -> None:
-        await stream.write(spb.PlayRequest(open=spb.OpenSession(name=name)))
+        await stream.open(name)
         chosen_at, t0 = 0, 0.0
         while not finished.is_set():
-            event = await stream.read()
-            if event is grpc.aio.EOF:
+            event = await stream.receive()
+            if event is None:
                 return
-            if event.WhichOneof("kind") == "rejected":
+            kind = event.WhichOneof("kind")
+            if kind != "snapshot":
                 if in_window(time.perf_counter()):
-                    stats.errors[grpc.StatusCode(_code(event.rejected.status.code)).name] += 1
+                    status = event.rejected.status if kind == "rejected" else event.error
+                    stats.errors[grpc.StatusCode(_code(status.code)).name] += 1
+                if kind != "rejected":
+                    return
                 chosen_at = 0
                 continue
             snap = event.snapshot
@@ -321,7 +397,7 @@ async def _play_sessions(
                 move = rng.choice(snap.legal_moves)
                 chosen_at, t0 = snap.version, time.perf_counter()
                 stats.sent += 1
-                await stream.write(
+                await stream.send(
                     spb.PlayRequest(
                         move=spb.ApplyMoveRequest(
                             move_id=move.id,
@@ -332,14 +408,16 @@ async def _play_sessions(
                 )
 
     try:
-        await asyncio.gather(*(seat_loop(i, s) for i, s in enumerate(streams)))
+        await asyncio.gather(*(seat_loop(i, s) for i, s in enumerate(seats)))
     except grpc.aio.AioRpcError as err:
         if in_window(time.perf_counter()):
             stats.errors[err.code().name] += 1
+    except (OSError, TimeoutError) as err:  # the WebSocket failed
+        if in_window(time.perf_counter()):
+            stats.errors[type(err).__name__] += 1
     finally:
-        for stream in streams:
-            stream.cancel()
-    del call  # sessions time their moves themselves
+        for stream in seats:
+            await stream.close()
 
 
 def _code(value: int) -> tuple[int, str]:
@@ -435,7 +513,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no live progress line")
     parser.add_argument("--allow-remote", action="store_true")
     parser.add_argument(
-        "--mode", choices=("unary", "session"), default="unary", help="moves by call or stream"
+        "--mode",
+        choices=("unary", "session", "websocket"),
+        default="unary",
+        help="moves by unary call, by gRPC Play stream or by WebSocket session",
+    )
+    parser.add_argument(
+        "--http-target", default="127.0.0.1:8080", help="the HTTP door (--mode websocket)"
     )
     parser.add_argument(
         "--option",
@@ -464,6 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seats=seats,
             options=options,
             mode=args.mode,
+            http_target=args.http_target,
             warmup=args.warmup,
             duration=args.duration,
             max_requests=args.max_requests,

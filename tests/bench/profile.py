@@ -37,9 +37,10 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("view + snapshot", ("/view.py", "tribes/core/snapshots", "tribes/wire/snapshot")),
     ("rules", ("tribes/games/", "tests/games/", "tribes/engine/")),
     ("wire (proto <-> domain)", ("tribes/wire/",)),
-    ("session push", ("tribes/core/sessions", "tribes/grpc/play", "tribes/http/websocket")),
+    ("session push", ("tribes/core/sessions",)),
     ("store client", ("tribes/store/", "/redis/", "hiredis")),
-    ("service core", ("tribes/core/", "tribes/grpc/", "tribes/http/", "tribes/server")),
+    ("service core", ("tribes/core/", "tribes/grpc/", "tribes/server")),
+    ("HTTP door (aiohttp, WebSocket frames)", ("tribes/http/", "/aiohttp/")),
     ("protobuf", ("google/protobuf",)),
     ("gRPC (Python side)", ("/grpc/", "grpc._cython")),
     ("gRPC poller thread (C core)", ("threading.py",)),
@@ -82,8 +83,10 @@ def profile(game: str, mode: str, concurrency: int, duration: float) -> dict[str
     spy = py_spy()
     options = {"goofspiel": {"cards": "25"}} if game == "goofspiel" else {}
     with private_redis() as (url, _):
-        port = _free_port()
+        port, http_port = _free_port(), _free_port()
         env = service_env(url, port)
+        if mode == "websocket":
+            env["TRIBES_HTTP_PORT"] = str(http_port)
         out = pathlib.Path(tempfile.mkdtemp()) / "profile.txt"
         with child([sys.executable, "-m", "tribes"], env, port) as pid:
             recorder = subprocess.Popen(
@@ -106,6 +109,7 @@ def profile(game: str, mode: str, concurrency: int, duration: float) -> dict[str
                         server_pids=(pid,),
                         progress=False,
                         mode=mode,
+                        http_target=f"127.0.0.1:{http_port}",
                     )
                 )
             )
@@ -146,7 +150,7 @@ def table(result: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tribes-profile", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="goofspiel")
-    parser.add_argument("--mode", default="session", choices=["unary", "session"])
+    parser.add_argument("--mode", default="session", choices=["unary", "session", "websocket"])
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--duration", type=float, default=8.0)
     args = parser.parse_args(argv)

@@ -1,4 +1,5 @@
-"""The play session over WebSocket: GET /v1/games/{id}:play, JSON frames both ways."""
+"""The play session over WebSocket: GET /v1/games/{id}:play, JSON frames both ways (or
+binary protobuf frames under the ``tribes.v1.proto`` subprotocol)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import aiohttp
 
 from tests.support.http import call
 from tests.support.server import server_process
+from tribes.v1 import game_service_pb2 as spb
 
 Http = aiohttp.ClientSession
 
@@ -69,6 +71,50 @@ async def test_errors_that_end_the_session_come_as_a_last_frame(http: Http) -> N
         async with asyncio.timeout(5):
             closing = await socket.receive()
         assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+
+async def _binary(socket: aiohttp.ClientWebSocketResponse) -> spb.PlayEvent:
+    async with asyncio.timeout(10):
+        message = await socket.receive()
+    assert message.type is aiohttp.WSMsgType.BINARY, message
+    return spb.PlayEvent.FromString(message.data)
+
+
+def _move(move_id: str, version: int = 0, request_id: str = "") -> bytes:
+    move = spb.ApplyMoveRequest(move_id=move_id, expected_version=version, request_id=request_id)
+    return spb.PlayRequest(move=move).SerializeToString()
+
+
+async def test_the_binary_subprotocol_carries_protobuf_frames(http: Http) -> None:
+    """Under tribes.v1.proto every frame is one PlayRequest / PlayEvent in protobuf bytes:
+    the same snapshots, rejections (with request ids) and reasons as the JSON frames."""
+    name, tokens = await _create(http)
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    url = f"/v1/{name}:play"
+    async with http.ws_connect(url, headers=headers, protocols=("tribes.v1.proto",)) as socket:
+        assert socket.protocol == "tribes.v1.proto"
+        first = await _binary(socket)
+        assert first.snapshot.version == 1 and first.snapshot.viewer_seat == 0
+        await socket.send_bytes(_move("bid:2", 1, "m1"))
+        after = await _binary(socket)
+        assert (after.snapshot.version, after.request_id) == (2, "m1")
+        await socket.send_bytes(_move("bid:3", 0, "m2"))
+        rejected = await _binary(socket)
+        assert rejected.WhichOneof("kind") == "rejected" and rejected.request_id == "m2"
+        assert rejected.rejected.status.code == 9
+        await socket.send_bytes(b"\xff\xff\xff")  # not a PlayRequest
+        bad = await _binary(socket)
+        assert bad.rejected.status.code == 3
+        await socket.send_str('{"move": {"moveId": "bid:1"}}')  # text under the binary protocol
+        text = await _binary(socket)
+        assert text.rejected.status.code == 3
+        async with http.ws_connect(url, params={"access_token": tokens[1]}) as other:
+            assert (await _frame(other))["snapshot"]["version"] == "2"  # JSON beside binary
+    async with http.ws_connect(
+        url, headers={"Authorization": "Bearer 0.forged"}, protocols=("tribes.v1.proto",)
+    ) as socket:
+        ended = await _binary(socket)
+        assert ended.WhichOneof("kind") == "error" and ended.error.code == 7
 
 
 def test_websocket_session_sees_moves_made_on_another_process(

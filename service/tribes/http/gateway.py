@@ -37,7 +37,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 from google.protobuf import json_format
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 from google.protobuf.message_factory import GetMessageClass
 
 from tribes.core import limits
@@ -62,6 +62,9 @@ _DIGITS = re.compile(r"[0-9]{1,19}")
 #: requests): RPC name -> path template; the path names the game of the session.
 WEBSOCKETS = {"Play": "/v1/{name=games/*}:play"}
 _WS_MAX_MESSAGE = 64 * 1024
+#: The WebSocket subprotocol of binary frames: each frame one protobuf ``PlayRequest``
+#: (in) or ``PlayEvent`` (out), the bytes gRPC would carry; without it frames are JSON.
+BINARY_SUBPROTOCOL = "tribes.v1.proto"
 
 
 def _status_body(failure: Failure) -> bytes:
@@ -283,18 +286,29 @@ class Gateway:
             held = _version(request.query.get("from_version"))
             if held is not None:
                 opened.from_version = held
-            socket = web.WebSocketResponse(heartbeat=30.0, max_msg_size=_WS_MAX_MESSAGE)
+            socket = web.WebSocketResponse(
+                heartbeat=30.0, max_msg_size=_WS_MAX_MESSAGE, protocols=(BINARY_SUBPROTOCOL,)
+            )
             await socket.prepare(request)
-            events = call(caller, _frames(socket, opened), transport="websocket")
+            binary = socket.ws_protocol == BINARY_SUBPROTOCOL
+            events = call(caller, _frames(socket, opened, binary), transport="websocket")
             try:
                 async with contextlib.aclosing(events):
-                    async for event in events:
-                        await socket.send_str(to_json(spb.PlayEvent.FromString(event)).decode())
+                    if binary:  # the event bytes as the core made them
+                        async for event in events:
+                            await socket.send_bytes(event)
+                    else:
+                        async for event in events:
+                            text = to_json(spb.PlayEvent.FromString(event)).decode()
+                            await socket.send_str(text)
             except KNOWN as exc:
                 failure = failure_of(exc)
-                body = b'{"error":' + _status_body(failure) + b"}"
+                ended = spb.PlayEvent(error=failure.status())
                 with contextlib.suppress(ConnectionResetError, OSError):
-                    await socket.send_str(body.decode())
+                    if binary:
+                        await socket.send_bytes(ended.SerializeToString())
+                    else:
+                        await socket.send_str(to_json(ended).decode())
             except (ConnectionResetError, OSError):
                 pass  # the client went away
             await socket.close()
@@ -325,19 +339,25 @@ class _BadFrame:
     __slots__ = ()
 
 
-async def _frames(socket: web.WebSocketResponse, opened: spb.OpenSession) -> Any:
-    """The session's requests: the open from the URL, then one per text frame."""
+async def _frames(socket: web.WebSocketResponse, opened: spb.OpenSession, binary: bool) -> Any:
+    """The session's requests: the open from the URL, then one per frame (text frames of
+    JSON, or binary frames of protobuf under ``BINARY_SUBPROTOCOL``)."""
     yield spb.PlayRequest(open=opened)
+    wanted = aiohttp.WSMsgType.BINARY if binary else aiohttp.WSMsgType.TEXT
+    parse = spb.PlayRequest.FromString
     async for frame in socket:
-        if frame.type is not aiohttp.WSMsgType.TEXT:
+        if frame.type is not wanted:
             if frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
                 return
             yield _BadFrame()
             continue
         try:
-            message = spb.PlayRequest()
-            json_format.Parse(frame.data, message)
-        except (json_format.ParseError, ValueError, TypeError, RecursionError):
+            if binary:
+                message = parse(frame.data)
+            else:
+                message = spb.PlayRequest()
+                json_format.Parse(frame.data, message)
+        except (json_format.ParseError, DecodeError, ValueError, TypeError, RecursionError):
             yield _BadFrame()
             continue
         yield message
