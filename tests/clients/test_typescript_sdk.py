@@ -67,7 +67,11 @@ def _needs_install() -> bool:
 
 
 def _tail(result: subprocess.CompletedProcess[str]) -> str:
-    return (result.stdout[-6000:] + "\n" + result.stderr[-4000:]).strip()
+    """The failed subtests (node --test's "not ok" blocks) first, then the output's end."""
+    lines = result.stdout.splitlines()
+    failed = ["\n".join(lines[i : i + 40]) for i, line in enumerate(lines) if "not ok" in line]
+    end = result.stdout[-6000:] + "\n" + result.stderr[-4000:]
+    return ("\n".join(failed)[:8000] + "\n...\n" + end).strip()
 
 
 def test_package_lock_records_only_registry_packages() -> None:

@@ -6,7 +6,8 @@ and removed (leaving a "last seen" mark) when it closes. A holder not refreshed 
 ``EXPIRY_MS`` — its replica died — counts as gone. A seat is present while it has a live
 holder (``since`` = its earliest); otherwise ``since`` is when it was last seen, so a
 frontend can say "disconnected 2 min ago". Opening and closing publish a notice on the
-game's change feed, so open sessions on every replica push the new seat list at once.
+game's change feed carrying every entry (one store round trip each), so open sessions on
+every replica push the new seat list at once without reading it again.
 
 Reading is cached per game for ``CACHE_MS`` of the store's clock (a snapshot does not
 cost a store read).
@@ -21,7 +22,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tribes.store import Store, StoreUnavailableError
+from tribes.store import Store, StoreUnavailableError, decode_presence
 
 if TYPE_CHECKING:
     from tribes.core.games import StoreClock
@@ -65,6 +66,8 @@ class Presence:
         self._ids = itertools.count()
         self._held: set[Hold] = set()
         self._cache: dict[str, tuple[int, dict[str, tuple[int, int]]]] = {}
+        #: the last interpretation per game: (entries, seats, valid until ms, result)
+        self._seen: dict[str, tuple[dict[str, tuple[int, int]], int, int, tuple[Seen, ...]]] = {}
         self._refresher: asyncio.Task[None] | None = None
         self._fetching: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -73,11 +76,6 @@ class Presence:
     def holds(self) -> int:
         """How many presence holds this process keeps refreshing."""
         return len(self._held)
-
-    async def seats(self, game_id: str, count: int) -> tuple[Seen, ...]:
-        """Each seat's presence now, read from the store (and remembered)."""
-        await self._fetch(game_id)
-        return self.known(game_id, count)
 
     async def ensure(self, game_id: str) -> None:
         """Read the game's presence unless a fresh enough reading is at hand."""
@@ -98,7 +96,18 @@ class Presence:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         entries = cached[1] if cached is not None else {}
-        return interpret(entries, count, self.clock.estimate())
+        now = self.clock.estimate()
+        memo = self._seen.get(game_id)
+        if memo is not None and memo[0] is entries and memo[1] == count and now <= memo[2]:
+            return memo[3]
+        seen = interpret(entries, count, now)
+        # the same until a live holder's last sighting expires
+        lives = (last + EXPIRY_MS for f, (_, last) in entries.items() if not f.endswith(":left"))
+        until = min(lives, default=1 << 62)
+        if len(self._seen) > 10_000:
+            self._seen.clear()
+        self._seen[game_id] = (entries, count, until, seen)
+        return seen
 
     async def _fetch(self, game_id: str) -> None:
         try:
@@ -107,22 +116,33 @@ class Presence:
             return
         finally:
             self._fetching.discard(game_id)
+        self._remember(game_id, entries)
+
+    def _remember(self, game_id: str, entries: dict[str, tuple[int, int]]) -> None:
         if len(self._cache) > 10_000:
             self._cache.clear()
         self._cache[game_id] = (self.clock.estimate(), entries)
 
+    def absorb(self, game_id: str, notice: bytes) -> None:
+        """A presence notice from the change feed: every entry, as the store wrote them
+        (no read needed)."""
+        self._remember(game_id, decode_presence(notice))
+
     def forget(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
+        self._seen.pop(game_id, None)
 
     async def hold(self, game_id: str, seat: int) -> Hold:
         now = self.clock.estimate()
         hold = Hold(game_id, seat, f"{self._prefix}-{next(self._ids)}", now)
         self._held.add(hold)
         try:
-            with contextlib.suppress(StoreUnavailableError):
-                await self.store.presence_touch(game_id, seat, hold.holder, now, now)
-                await self.store.notify(game_id)
-            await self._fetch(game_id)
+            try:
+                entries = await self.store.presence_enter(game_id, seat, hold.holder, now)
+            except StoreUnavailableError:
+                pass
+            else:
+                self._remember(game_id, entries)
         except BaseException:
             # cancelled half-way: nothing keeps refreshing it, so what was written expires
             self._held.discard(hold)
@@ -134,10 +154,9 @@ class Presence:
     async def release(self, hold: Hold) -> None:
         self._held.discard(hold)
         with contextlib.suppress(StoreUnavailableError):
-            await self.store.presence_drop(
+            await self.store.presence_leave(
                 hold.game_id, hold.seat, hold.holder, self.clock.estimate()
             )
-            await self.store.notify(hold.game_id)
         self.forget(hold.game_id)
 
     async def _refresh(self) -> None:

@@ -62,15 +62,15 @@ class Inbox(Mailbox):
         self.closed = True
         self._ready.set()
 
-    async def next(self) -> tuple[list[Any], Change | None, bool]:
-        """The pending requests, the newest change (older ones are dropped) and whether a
-        presence notice came."""
-        while not self._requests and not self._changes and not self.nudged:
+    async def next(self) -> tuple[list[Any], Change | None, bytes | None]:
+        """The pending requests, the newest change (older ones are dropped) and the newest
+        presence notice (or None)."""
+        while not self._requests and not self._changes and self.notice is None:
             if self._failure is not None:
                 raise StoreUnavailableError(self._failure)
             self._ready.clear()
             await self._ready.wait()
-        nudged, self.nudged = self.nudged, False
+        notice, self.notice = self.notice, None
         requests = list(self._requests)
         self._requests.clear()
         self._space.set()
@@ -79,7 +79,7 @@ class Inbox(Mailbox):
             change = self._changes[-1]
             self.dropped += len(self._changes) - 1
             self._changes.clear()
-        return requests, change, nudged
+        return requests, change, notice
 
 
 def snapshot_event(snapshot: bytes, request_id: str = "") -> bytes:
@@ -135,19 +135,21 @@ async def play(
             if held != current.version:
                 yield snapshot_event(games.snapshot(entry, game_id, current, viewer, shown))
             while not hosting.is_over(entry.game, last.state, last.record):
-                moves, change, nudged = await inbox.next()
+                moves, change, notice = await inbox.next()
                 for request in moves:
                     event, played = await _move(games, caller, game_id, request)
                     if played is not None and played.version > last.version:
                         last = played
+                        inbox.known = last.version  # its own change need not wake it
                     yield event
-                if nudged:
-                    await games.presence.seats(game_id, seats)
+                if notice is not None:
+                    games.presence.absorb(game_id, notice)
                 if change is not None and change.version > last.version:
                     last = games.cached_state(entry, game_id, meta, change.version, change.state)
+                    inbox.known = last.version
                     shown = games.presence.known(game_id, seats)
                     yield snapshot_event(games.snapshot(entry, game_id, last, viewer, shown))
-                elif nudged and (seen := games.presence.known(game_id, seats)) != shown:
+                elif notice is not None and (seen := games.presence.known(game_id, seats)) != shown:
                     # a seat came or went: the same version with a new seat list
                     shown = seen
                     yield snapshot_event(games.snapshot(entry, game_id, last, viewer, shown))

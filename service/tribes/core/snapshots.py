@@ -33,7 +33,9 @@ class SnapshotWriter:
     def __init__(self) -> None:
         self._legal: dict[tuple[str, str, str], bytes] = {}
         self._options: dict[tuple[tuple[str, str], ...], bytes] = {}
-        self._seats: dict[tuple[GameRecord, tuple[tuple[bool, int], ...]], bytes] = {}
+        #: id(record) -> (record, presence, the seats part); the record is held, so its
+        #: id is not reused while remembered
+        self._seats: dict[int, tuple[GameRecord, tuple[tuple[bool, int], ...], bytes]] = {}
 
     def snapshot(
         self,
@@ -91,13 +93,15 @@ class SnapshotWriter:
         game's deadline) and, for timed games, 17 (the server's clock): appended to a
         snapshot on the way out. The seats part is remembered per (record, presence); an
         untimed game's replies stay the same bytes for the same version."""
-        key = (record, tuple(presence))
-        encoded = self._seats.get(key)
-        if encoded is None:
+        # by the record's identity (records are immutable; hashing one walks every seat)
+        known = self._seats.get(id(record))
+        if known is not None and known[0] is record and known[1] == presence:
+            encoded = known[2]
+        else:
             if len(self._seats) > self._LIMIT:
                 self._seats.clear()
             deadlines = hosting.deadlines(record)
-            encoded = self._seats[key] = b"".join(
+            encoded = b"".join(
                 pw.message_field(
                     13,
                     pw.uint_field(1, i)
@@ -114,6 +118,7 @@ class SnapshotWriter:
                 )
                 for i, seat in enumerate(record.seats)
             ) + pw.uint_field(16, hosting.next_deadline(record))
+            self._seats[id(record)] = (record, tuple(presence), encoded)
         if record.clock is None:
             return encoded
         return encoded + pw.uint_field(17, now_ms)

@@ -10,6 +10,8 @@ from tribes.store.base import (
     StoreFullError,
     StoreUnavailableError,
     Ttls,
+    decode_presence,
+    encode_presence,
 )
 
 __all__ = [
@@ -22,4 +24,6 @@ __all__ = [
     "StoreFullError",
     "StoreUnavailableError",
     "Ttls",
+    "decode_presence",
+    "encode_presence",
 ]

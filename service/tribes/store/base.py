@@ -76,6 +76,25 @@ class Change:
     state: bytes
 
 
+Presence = dict[str, tuple[int, int]]  # "seat:holder" -> (since, last seen) in ms
+
+
+def encode_presence(entries: Presence) -> bytes:
+    """A presence notice's payload: ``seat:holder=since:seen`` lines (what the Redis
+    store's script writes)."""
+    return "".join(f"{k}={a}:{b}\n" for k, (a, b) in entries.items()).encode()
+
+
+def decode_presence(payload: bytes) -> Presence:
+    entries: Presence = {}
+    for line in payload.decode("ascii", "replace").splitlines():
+        field, _, value = line.partition("=")
+        since, _, seen = value.partition(":")
+        if field and since.isdigit():
+            entries[field] = (int(since), int(seen) if seen.isdigit() else int(since))
+    return entries
+
+
 class Mailbox:
     """One watcher's pending changes: bounded, newest kept.
 
@@ -87,19 +106,25 @@ class Mailbox:
     again.
     """
 
-    __slots__ = ("_changes", "_failure", "_ready", "dropped", "nudged")
+    __slots__ = ("_changes", "_failure", "_ready", "dropped", "known", "notice")
 
     def __init__(self, capacity: int = 16) -> None:
         self._changes: collections.deque[Change] = collections.deque(maxlen=capacity)
         self._ready = asyncio.Event()
         self._failure: str | None = None
         self.dropped = 0
-        self.nudged = False  # a notice without a version came (the seats' presence)
+        #: the payload of the newest notice without a version (the seats' presence)
+        self.notice: bytes | None = None
+        #: the watcher already has every version up to this one (e.g. its own moves'):
+        #: changes at or below it are not queued and do not wake it
+        self.known = 0
 
     def put(self, change: Change) -> None:
         if change.version == 0:  # a notice (tribes.core.presence), not a version
-            self.nudged = True
+            self.notice = change.state
             self._ready.set()
+            return
+        if change.version <= self.known:
             return
         if len(self._changes) == self._changes.maxlen:
             self.dropped += 1
@@ -206,16 +231,21 @@ class Store(abc.ABC):
         """``holder`` (a session or watch) has ``seat`` open since ``since_ms``, seen now."""
 
     @abc.abstractmethod
-    async def presence_drop(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
-        """``holder`` closed; the seat's last sighting is ``seen_ms``."""
+    async def presence_enter(
+        self, game_id: str, seat: int, holder: str, since_ms: int
+    ) -> dict[str, tuple[int, int]]:
+        """``holder`` opened ``seat`` now: written, announced on the change feed as a
+        notice (version 0) carrying every entry (``encode_presence``), and every entry
+        returned — one round trip."""
+
+    @abc.abstractmethod
+    async def presence_leave(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
+        """``holder`` closed; the seat's last sighting is ``seen_ms``; announced as
+        ``presence_enter`` announces — one round trip."""
 
     @abc.abstractmethod
     async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
         """Every ``seat:holder`` (and ``seat:left``) entry: (since, last seen) in ms."""
-
-    @abc.abstractmethod
-    async def notify(self, game_id: str) -> None:
-        """Publish a notice without a version on the game's change feed (version 0)."""
 
     @abc.abstractmethod
     def end_watches(self, reason: str) -> None:

@@ -56,11 +56,14 @@ class Feed:
     read: str
     confirmation: str  # the message type of a confirmed subscription
     message: str  # the message type of a published change
+    #: how long one read waits: None blocks on the one connection (no timer per message);
+    #: a cluster's reader takes turns between shards' connections, so it must come back
+    wait: float | None
 
 
-PLAIN = Feed("PUBLISH", "subscribe", "unsubscribe", "get_message", "subscribe", "message")
+PLAIN = Feed("PUBLISH", "subscribe", "unsubscribe", "get_message", "subscribe", "message", None)
 SHARDED = Feed(
-    "SPUBLISH", "ssubscribe", "sunsubscribe", "get_sharded_message", "ssubscribe", "smessage"
+    "SPUBLISH", "ssubscribe", "sunsubscribe", "get_sharded_message", "ssubscribe", "smessage", 1.0
 )
 
 

@@ -29,6 +29,7 @@ from tribes.store.base import (
     StoreFullError,
     StoreUnavailableError,
     Ttls,
+    encode_presence,
 )
 
 
@@ -221,19 +222,30 @@ class MemoryStore(Store):
     ) -> None:
         self._presence.setdefault(game_id, {})[f"{seat}:{holder}"] = (since_ms, seen_ms)
 
-    async def presence_drop(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
+    async def presence_enter(
+        self, game_id: str, seat: int, holder: str, since_ms: int
+    ) -> dict[str, tuple[int, int]]:
+        self._check_open()
+        entries = self._presence.setdefault(game_id, {})
+        entries[f"{seat}:{holder}"] = (since_ms, since_ms)
+        self._announce(game_id, entries)
+        return dict(entries)
+
+    async def presence_leave(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
+        self._check_open()
         entries = self._presence.setdefault(game_id, {})
         entries.pop(f"{seat}:{holder}", None)
         entries[f"{seat}:left"] = (seen_ms, seen_ms)
+        self._announce(game_id, entries)
 
     async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
         self._check_open()
         return dict(self._presence.get(game_id, {}))
 
-    async def notify(self, game_id: str) -> None:
-        self._check_open()
+    def _announce(self, game_id: str, entries: dict[str, tuple[int, int]]) -> None:
+        notice = Change(0, encode_presence(entries))
         for mailbox in self._watchers.get(game_id, ()):
-            mailbox.put(Change(0, b""))
+            mailbox.put(notice)
 
     def end_watches(self, reason: str) -> None:
         for mailboxes in self._watchers.values():

@@ -36,6 +36,7 @@ from tribes.store.base import (
     Store,
     StoreUnavailableError,
     Ttls,
+    decode_presence,
 )
 from tribes.store.commands import Arg, Commands, ConnectionCommands, Feed, Script
 from tribes.store.keys import Keys
@@ -68,15 +69,16 @@ return prior
 """)
 
 # KEYS: game hash, log list, request key (the game hash again when there is none)
-# ARGV: expected version, state, log entry, finished "0"/"1", channel,
-#       idle ttl, finished ttl, request ttl, has request "0"/"1",
-#       the publish command (PUBLISH, or SPUBLISH on a cluster: the channel is in the slot)
-_COMMIT = Script("""
-if ARGV[9] == '1' then
+# ARGV: expected version, state, log entry, finished "0"/"1", channel, has request "0"/"1"
+# The store's constants — @IDLE@, @FINISHED@, @REQUEST@ (ttls, s) and @PUBLISH@ (PUBLISH,
+# or SPUBLISH on a cluster: the channel is in the slot) — are written into the source
+# when the store is made (``_commit_script``), so each commit sends only what varies.
+_COMMIT = """
+if ARGV[6] == '1' then
   local prior = redis.call('GET', KEYS[3])
   if prior then
     -- a write, so that a WAIT after this script covers the first request's move too
-    redis.call('EXPIRE', KEYS[3], ARGV[8])
+    redis.call('EXPIRE', KEYS[3], @REQUEST@)
     return {2, tonumber(prior)}
   end
 end
@@ -87,15 +89,44 @@ if v ~= tonumber(ARGV[1]) then return {1, v} end
 local nv = v + 1
 redis.call('HSET', KEYS[1], 'v', nv, 's', ARGV[2], 'f', ARGV[4])
 redis.call('RPUSH', KEYS[2], ARGV[3])
-local ttl = tonumber(ARGV[6])
-if ARGV[4] == '1' then ttl = tonumber(ARGV[7]) end
+local ttl = @IDLE@
+if ARGV[4] == '1' then ttl = @FINISHED@ end
 if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
   redis.call('EXPIRE', KEYS[2], ttl)
 end
-if ARGV[9] == '1' then redis.call('SET', KEYS[3], nv, 'EX', ARGV[8]) end
-redis.call(ARGV[10], ARGV[5], nv .. ':' .. ARGV[2])
+if ARGV[6] == '1' then redis.call('SET', KEYS[3], nv, 'EX', @REQUEST@) end
+redis.call('@PUBLISH@', ARGV[5], nv .. ':' .. ARGV[2])
 return {0, nv}
+"""
+
+
+def _commit_script(ttls: Ttls, publish: str) -> Script:
+    constants = {
+        "@IDLE@": str(int(ttls.idle)),
+        "@FINISHED@": str(int(ttls.finished)),
+        "@REQUEST@": str(int(ttls.request)),
+        "@PUBLISH@": publish,
+    }
+    source = _COMMIT
+    for name, value in constants.items():
+        source = source.replace(name, value)
+    return Script(source)
+
+
+# KEYS: presence hash. ARGV: field to drop ("" for none), field to set, its value,
+#       keep ms, channel, the publish command.
+# The notice carries every entry ("field=value" lines), so no replica reads them again.
+_PRESENCE = Script("""
+if ARGV[1] ~= '' then redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+local all = redis.call('HGETALL', KEYS[1])
+local lines = {}
+for i = 1, #all, 2 do lines[#lines + 1] = all[i] .. '=' .. all[i + 1] .. '\\n' end
+local notice = table.concat(lines)
+redis.call(ARGV[6], ARGV[5], '0:' .. notice)
+return notice
 """)
 
 _STATUS = {
@@ -125,13 +156,14 @@ class RedisStore(Store):
         )
         self._min_replicas = min_replicas
         self._replica_wait_ms = replica_wait_ms
+        self._commit = _commit_script(ttls, self._redis.feed.publish)
         self._pubsub_client = self._redis.pubsub_client()
         self._fanout = _Fanout(self._pubsub_client, self._redis.feed)
 
     async def create(self, game_id: str, meta: bytes, state: bytes) -> bool:
         keys = [self.keys.game(game_id)]
         args: list[Arg] = [meta, state, self._ttls.idle]
-        async with _unavailable("create"):
+        with _unavailable("create"):
             if not self._min_replicas:
                 return bool(await self._redis.run(_CREATE, keys, args))
             created, acked = await self._redis.run_and_wait(
@@ -145,7 +177,7 @@ class RedisStore(Store):
 
     async def load(self, game_id: str, request_key: str | None = None) -> Loaded | None:
         key = self.keys.game(game_id)
-        async with _unavailable("load"):
+        with _unavailable("load"):
             if request_key is None:
                 meta, version, state, finished = await self._redis.execute(
                     "HMGET", key, "m", "v", "s", "f"
@@ -188,23 +220,19 @@ class RedisStore(Store):
         request = game if request_key is None else self.keys.request(game_id, request_key)
         keys = [game, self.keys.log(game_id), request]
         args: list[Arg] = [
-            expected_version,
+            b"%d" % expected_version,
             state,
             log_entry,
-            "1" if finished else "0",
+            b"1" if finished else b"0",
             self.keys.changes(game_id),
-            self._ttls.idle,
-            self._ttls.finished,
-            self._ttls.request,
-            "0" if request_key is None else "1",
-            self._redis.feed.publish,
+            b"0" if request_key is None else b"1",
         ]
-        async with _unavailable("commit"):
+        with _unavailable("commit"):
             if not self._min_replicas:
-                code, version = await self._redis.run(_COMMIT, keys, args)
+                code, version = await self._redis.run(self._commit, keys, args)
                 return CommitOutcome(_STATUS[int(code)], int(version))
             (code, version), acked = await self._redis.run_and_wait(
-                _COMMIT, keys, args, self._min_replicas, self._replica_wait_ms
+                self._commit, keys, args, self._min_replicas, self._replica_wait_ms
             )
         outcome = CommitOutcome(_STATUS[int(code)], int(version))
         landed = (CommitStatus.APPLIED, CommitStatus.DUPLICATE)
@@ -220,7 +248,7 @@ class RedisStore(Store):
     async def read_log(self, game_id: str, start: int, count: int) -> list[bytes]:
         if count <= 0:
             return []
-        async with _unavailable("read_log"):
+        with _unavailable("read_log"):
             entries = await self._redis.execute(
                 "LRANGE", self.keys.log(game_id), start, start + count - 1
             )
@@ -241,7 +269,7 @@ class RedisStore(Store):
         return list(await asyncio.gather(*(self.load(game_id) for game_id in game_ids)))
 
     async def list_add(self, game_id: str, kinds: Sequence[str], created_ms: int) -> None:
-        async with _unavailable("list_add"):
+        with _unavailable("list_add"):
             for kind in kinds:
                 await self._redis.execute("ZADD", self.keys.lobby(kind), created_ms, game_id)
 
@@ -251,7 +279,7 @@ class RedisStore(Store):
         top = "+inf" if before is None else str(before[0])
         # games created in the same millisecond share a score: fetch a margin and order
         # (score, id) descending here, as the cursor does
-        async with _unavailable("list_page"):
+        with _unavailable("list_page"):
             raw = await self._redis.execute(
                 "ZREVRANGEBYSCORE",
                 self.keys.lobby(kind),
@@ -273,31 +301,31 @@ class RedisStore(Store):
         return [(game_id, created) for created, game_id in pairs[:count]]
 
     async def list_remove(self, game_id: str, kinds: Sequence[str]) -> None:
-        async with _unavailable("list_remove"):
+        with _unavailable("list_remove"):
             for kind in kinds:
                 await self._redis.execute("ZREM", self.keys.lobby(kind), game_id)
 
     async def now_ms(self) -> int:
-        async with _unavailable("time"):
+        with _unavailable("time"):
             seconds, micros = await self._redis.execute("TIME")
         return int(seconds) * 1000 + int(micros) // 1000
 
     async def due_set(self, game_id: str, when_ms: int) -> None:
-        async with _unavailable("due_set"):
+        with _unavailable("due_set"):
             if when_ms:
                 await self._redis.execute("ZADD", self.keys.due(), when_ms, game_id)
             else:
                 await self._redis.execute("ZREM", self.keys.due(), game_id)
 
     async def due_before(self, when_ms: int, count: int) -> list[str]:
-        async with _unavailable("due_before"):
+        with _unavailable("due_before"):
             raw = await self._redis.execute(
                 "ZRANGEBYSCORE", self.keys.due(), "-inf", when_ms, "LIMIT", 0, count
             )
         return [_bytes(member).decode() for member in raw]
 
     async def claim(self, game_id: str, name: str, ttl_ms: int) -> bool:
-        async with _unavailable("claim"):
+        with _unavailable("claim"):
             taken = await self._redis.execute(
                 "SET", self.keys.lease(game_id, name), "1", "NX", "PX", ttl_ms
             )
@@ -307,18 +335,33 @@ class RedisStore(Store):
         self, game_id: str, seat: int, holder: str, since_ms: int, seen_ms: int
     ) -> None:
         key = self.keys.presence(game_id)
-        async with _unavailable("presence"):
+        with _unavailable("presence"):
             await self._redis.execute("HSET", key, f"{seat}:{holder}", f"{since_ms}:{seen_ms}")
             await self._redis.execute("PEXPIRE", key, _PRESENCE_KEEP_MS)
 
-    async def presence_drop(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
-        key = self.keys.presence(game_id)
-        async with _unavailable("presence"):
-            await self._redis.execute("HDEL", key, f"{seat}:{holder}")
-            await self._redis.execute("HSET", key, f"{seat}:left", f"{seen_ms}:{seen_ms}")
+    async def presence_enter(
+        self, game_id: str, seat: int, holder: str, since_ms: int
+    ) -> dict[str, tuple[int, int]]:
+        return decode_presence(
+            await self._presence_write(game_id, "", f"{seat}:{holder}", since_ms, since_ms)
+        )
+
+    async def presence_leave(self, game_id: str, seat: int, holder: str, seen_ms: int) -> None:
+        await self._presence_write(game_id, f"{seat}:{holder}", f"{seat}:left", seen_ms, seen_ms)
+
+    async def _presence_write(
+        self, game_id: str, drop: str, field: str, since_ms: int, seen_ms: int
+    ) -> bytes:
+        keys = [self.keys.presence(game_id)]
+        args: list[Arg] = [
+            *(drop, field, f"{since_ms}:{seen_ms}", _PRESENCE_KEEP_MS),
+            *(self.keys.changes(game_id), self._redis.feed.publish),
+        ]
+        with _unavailable("presence"):
+            return _bytes(await self._redis.run(_PRESENCE, keys, args))
 
     async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
-        async with _unavailable("presence"):
+        with _unavailable("presence"):
             raw = await self._redis.execute("HGETALL", self.keys.presence(game_id))
         items = raw.items() if isinstance(raw, dict) else zip(raw[::2], raw[1::2], strict=True)
         out: dict[str, tuple[int, int]] = {}
@@ -327,15 +370,11 @@ class RedisStore(Store):
             out[_bytes(field).decode()] = (int(since), int(seen or since))
         return out
 
-    async def notify(self, game_id: str) -> None:
-        async with _unavailable("notify"):
-            await self._redis.execute(self._redis.feed.publish, self.keys.changes(game_id), "0:")
-
     def end_watches(self, reason: str) -> None:
         self._fanout.fail_all(reason)
 
     async def shared_secret(self, proposal: bytes) -> bytes:
-        async with _unavailable("shared_secret"):
+        with _unavailable("shared_secret"):
             await self._redis.execute("SET", self.keys.secret(), proposal, "NX")
             secret = await self._redis.execute("GET", self.keys.secret())
         if not secret:
@@ -343,7 +382,7 @@ class RedisStore(Store):
         return _bytes(secret)
 
     async def ping(self) -> None:
-        async with _unavailable("ping"):
+        with _unavailable("ping"):
             await self._redis.execute("PING")
 
     async def close(self) -> None:
@@ -358,13 +397,22 @@ def _bytes(value: bytes | str) -> bytes:
     return value if isinstance(value, bytes) else value.encode()
 
 
-@contextlib.asynccontextmanager
-async def _unavailable(operation: str) -> AsyncIterator[None]:
-    """Turn every Redis/socket failure into StoreUnavailableError."""
-    try:
-        yield
-    except (RedisError, OSError) as exc:  # TimeoutError is an OSError
-        raise StoreUnavailableError(f"redis {operation} failed: {type(exc).__name__}") from exc
+class _unavailable:
+    """Turn every Redis/socket failure into StoreUnavailableError (a plain ``with``
+    around awaits: cheaper on every command than a generator-based context manager)."""
+
+    __slots__ = ("_operation",)
+
+    def __init__(self, operation: str) -> None:
+        self._operation = operation
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _: Any) -> None:
+        if isinstance(exc, RedisError | OSError):  # TimeoutError is an OSError
+            failure = f"redis {self._operation} failed: {type(exc).__name__}"
+            raise StoreUnavailableError(failure) from exc
 
 
 _PRESENCE_KEEP_MS = 7 * 86400 * 1000  # the last sighting of a seat is kept a week
@@ -397,7 +445,7 @@ class _Fanout:
             if first:
                 self._confirmed[channel] = asyncio.Event()
                 try:
-                    async with _unavailable("subscribe"):
+                    with _unavailable("subscribe"):
                         await getattr(self._pubsub, self._feed.subscribe)(channel)
                 except BaseException:
                     self._forget(channel, mailbox)
@@ -455,9 +503,10 @@ class _Fanout:
         read = getattr(pubsub, self._feed.read)
         confirmation = (self._feed.confirmation, self._feed.confirmation.encode())
         published = (self._feed.message, self._feed.message.encode())
+        wait = self._feed.wait
         try:
             while True:
-                message = await read(timeout=1.0)
+                message = await read(timeout=wait)
                 if message is None:
                     continue
                 kind, name = message["type"], message["channel"]
