@@ -29,6 +29,7 @@ from typing import Any, Generic, TypeVar
 T = TypeVar("T")
 
 Convert = Callable[[Any], Any]
+_quote = json.encoder.encode_basestring  # a str as JSON (ensure_ascii=False), in C
 
 _FRAGMENTS = 8192  # remembered field encodings per codec before the memo is reset
 
@@ -60,6 +61,7 @@ class StateCodec(Generic[T]):
         self._field_encoders = [self._encoder(hints[n]) for n in names]
         # id(value) -> (value, its JSON): consecutive states share most sub-values
         self._fragments: dict[int, tuple[Any, bytes]] = {}
+        self._last: tuple[Any, bytes] = (None, b"")  # the last value encoded whole
 
     def encode(self, value: T) -> bytes:
         """Compact JSON, ``[version, [field, ...]]``, the same bytes as one ``json.dumps``.
@@ -68,6 +70,9 @@ class StateCodec(Generic[T]):
         each root field's JSON is remembered per object and only changed fields are
         encoded again (bounded memo; an identical object always has identical JSON).
         """
+        last = self._last
+        if last[0] is value:  # e.g. a seat record no move changed
+            return last[1]
         fragments = self._fragments
         if len(fragments) > _FRAGMENTS:
             fragments.clear()
@@ -83,7 +88,10 @@ class StateCodec(Generic[T]):
             if kind is bool:
                 parts.append(b"true" if field else b"false")
                 continue
-            if kind is str or kind is float:
+            if kind is str:
+                parts.append(_quote(field).encode())
+                continue
+            if kind is float:
                 parts.append(self._json(field).encode())
                 continue
             known = fragments.get(id(field))
@@ -93,7 +101,9 @@ class StateCodec(Generic[T]):
             text = self._json(convert(field)).encode()
             fragments[id(field)] = (field, text)
             parts.append(text)
-        return self._head + b",".join(parts) + b"]]"
+        encoded = self._head + b",".join(parts) + b"]]"
+        self._last = (value, encoded)
+        return encoded
 
     def decode(self, data: bytes) -> T:
         try:

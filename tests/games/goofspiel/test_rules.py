@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from tests.games.goofspiel import GAME
 from tests.games.goofspiel.moves import Bid, parse_move
+from tests.games.goofspiel.wire import view_to_bytes, view_to_proto
 from tribes.engine import SPECTATOR
 from tribes.engine.driver import new_game, play
 
@@ -62,3 +65,18 @@ def test_prize_order_is_hidden_but_the_set_is_known() -> None:
 def test_move_keys_parse_back() -> None:
     """Every move's key parses back to the same move."""
     assert parse_move(Bid(12).key) == Bid(12)
+
+
+def test_view_bytes_are_the_messages_bytes_at_every_step() -> None:
+    """The remembered-parts encoder gives view_to_proto's bytes for every viewer of every
+    version of a whole game (tricks, hands and bids as they change)."""
+    rng = random.Random(5)
+    state = new_game(GAME, 3, {"cards": "8"}, 9)
+    while True:
+        for viewer in (SPECTATOR, 0, 1, 2):
+            view = GAME.view(state, viewer)
+            assert view_to_bytes(view) == view_to_proto(view).SerializeToString()
+        if GAME.result(state) is not None:
+            break
+        seat = GAME.to_act(state)[0]
+        state = play(GAME, state, seat, rng.choice(GAME.legal_moves(state, seat)))

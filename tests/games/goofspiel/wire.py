@@ -52,6 +52,7 @@ def view_to_proto(view: View) -> pb.View:
 _VIEW_URL = "type.googleapis.com/" + gpb.GoofspielView.DESCRIPTOR.full_name
 _PLUGIN = pb.View.DESCRIPTOR.fields_by_name["plugin"].number
 _TRICKS: dict[int, tuple[Trick, bytes]] = {}  # id -> (trick, its field bytes)
+_PLAYED: dict[int, tuple[tuple[Trick, ...], bytes]] = {}  # id -> (tricks, their fields)
 _HANDS: dict[tuple[int, ...], bytes] = {}
 
 
@@ -66,6 +67,18 @@ def _trick(trick: Trick) -> bytes:
     if len(_TRICKS) > 50_000:
         _TRICKS.clear()
     _TRICKS[id(trick)] = (trick, data)  # the trick is held, so its id is not reused
+    return data
+
+
+def _played(tricks: tuple[Trick, ...]) -> bytes:
+    """Every trick's field: the views of one version share the state's tuple."""
+    hit = _PLAYED.get(id(tricks))
+    if hit is not None and hit[0] is tricks:
+        return hit[1]
+    data = b"".join(_trick(trick) for trick in tricks)
+    if len(_PLAYED) > 10_000:
+        _PLAYED.clear()
+    _PLAYED[id(tricks)] = (tricks, data)
     return data
 
 
@@ -90,7 +103,7 @@ def view_to_bytes(view: View) -> bytes:
     if view.seat != SPECTATOR and view.my_bid is not None:
         parts.append(pw.tag(5, 0) + pw.varint(view.my_bid))
     parts.append(pw.packed_field(6, view.scores))
-    parts.extend(_trick(trick) for trick in view.tricks)
+    parts.append(_played(view.tricks))
     packed = pw.string_field(1, _VIEW_URL) + pw.bytes_field(2, b"".join(parts))
     return pw.message_field(_PLUGIN, packed)
 
