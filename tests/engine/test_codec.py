@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -100,3 +101,25 @@ def test_unsupported_field_type_fails_at_construction() -> None:
 
     with pytest.raises(TypeError, match="cannot store"):
         StateCodec(Bad)
+
+
+def test_remembered_parts_give_the_bytes_of_a_fresh_encoding() -> None:
+    """Consecutive states that share, grow and replace parts (tuples one element longer,
+    a field replaced, the same state twice) encode with one long-lived codec to exactly
+    the bytes a fresh codec gives, and to json.dumps' compact form of the same data."""
+    kept = StateCodec(Board)
+    board = _board()
+    pieces = [Piece(Colour.RED, Size.SMALL), None, Piece(Colour.BLUE, Size.LARGE)]
+    for step in range(12):
+        if step % 3 == 0:
+            board = replace(board, cells=(*board.cells, pieces[step % len(pieces)]))
+        elif step % 3 == 1:
+            board = replace(board, nested=((*board.nested[0], step), *board.nested[1:]))
+        else:
+            board = replace(board, name=f"b{step}", maybe=step)
+        for _ in range(2):  # the same state twice in a row
+            blob = kept.encode(board)
+            assert blob == StateCodec(Board).encode(board)
+            parsed = json.loads(blob)
+            assert blob == json.dumps(parsed, separators=(",", ":"), ensure_ascii=False).encode()
+            assert kept.decode(blob) == board

@@ -38,6 +38,16 @@ def _identity(value: Any) -> Any:
     return value
 
 
+def _item_encoder(codec: StateCodec[Any], tp: Any) -> Convert | None:
+    """The element encoder of ``tuple[X, ...]`` where X is not a primitive, else None."""
+    if typing.get_origin(tp) is not tuple:
+        return None
+    args = typing.get_args(tp)
+    if len(args) != 2 or args[1] is not Ellipsis or args[0] in (int, str, bool, float):
+        return None
+    return codec._encoder(args[0])
+
+
 class CodecError(ValueError):
     """Stored bytes that do not decode into the expected state type."""
 
@@ -59,6 +69,9 @@ class StateCodec(Generic[T]):
         names, hints = _fields(root)
         self._get = attrgetter(*names)
         self._field_encoders = [self._encoder(hints[n]) for n in names]
+        # root fields of type tuple[X, ...] (X not a primitive): the item encoder, so
+        # that a tuple one element longer re-encodes one element (``_items``)
+        self._item_encoders = [_item_encoder(self, hints[n]) for n in names]
         # id(value) -> (value, its JSON): consecutive states share most sub-values
         self._fragments: dict[int, tuple[Any, bytes]] = {}
         self._last: tuple[Any, bytes] = (None, b"")  # the last value encoded whole
@@ -77,7 +90,8 @@ class StateCodec(Generic[T]):
         if len(fragments) > _FRAGMENTS:
             fragments.clear()
         parts = []
-        for field, convert in zip(self._get(value), self._field_encoders, strict=True):
+        fields = zip(self._get(value), self._field_encoders, self._item_encoders, strict=True)
+        for field, convert, item in fields:
             kind = type(field)
             if kind is int:
                 parts.append(b"%d" % field)
@@ -98,12 +112,26 @@ class StateCodec(Generic[T]):
             if known is not None and known[0] is field:
                 parts.append(known[1])
                 continue
-            text = self._json(convert(field)).encode()
+            text = self._items(field, item) if item else self._json(convert(field)).encode()
             fragments[id(field)] = (field, text)
             parts.append(text)
         encoded = self._head + b",".join(parts) + b"]]"
         self._last = (value, encoded)
         return encoded
+
+    def _items(self, values: tuple[Any, ...], item: Convert) -> bytes:
+        """A tuple's JSON from its elements' remembered JSON: what ``json.dumps`` gives
+        for the list (compact separators), one element at a time."""
+        fragments, json_of, pieces = self._fragments, self._json, []
+        for x in values:
+            known = fragments.get(id(x))
+            if known is not None and known[0] is x:
+                pieces.append(known[1])
+                continue
+            text = json_of(item(x)).encode()
+            fragments[id(x)] = (x, text)
+            pieces.append(text)
+        return b"[" + b",".join(pieces) + b"]"
 
     def decode(self, data: bytes) -> T:
         try:
