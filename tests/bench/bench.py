@@ -11,11 +11,13 @@ with the bare plumbing, then a summary. Figures only: nothing here is a pass/fai
    bare/service and service/bare per pass (A B B A ...) at N = 1, 16, 64, and prints
    the ratio service/bare for moves/s and server CPU per move.
    Each N also runs the service in session mode (``tribes-load --mode session``: one
-   ``Play`` stream per seat, every change pushed) beside the unary mode.
+   ``Play`` stream per seat, every change pushed) and over the HTTP door's WebSocket
+   (``--mode websocket``, binary frames) beside the unary mode.
 3. Capacity (``tests.bench.capacity``): service and Redis CPU, Redis commands and memory
    per move and per game for every game, and the capacity plan computed from them.
 4. The peer: ``../shared/bench/peers/vs_bgio.sh`` (boardgame.io's server beside the
-   service, the same 50-move game, unary and session modes) when it and Node are there.
+   service, the same 50-move game; unary, gRPC session and WebSocket session modes) when
+   it and Node are there.
 5. Bots (``tests.bench.bots``): seeded matches ismcts vs greedy vs random per game at
    2 players, win rates with 95 % Wilson intervals and ms per decision (``--bots N``
    games per row, 0 = skip; ``--bot-iterations``).
@@ -220,17 +222,18 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
     rows: list[dict[str, Any]] = []
     mix = dict(part.split("=") for part in args.mix.split(","))
     with private_redis() as (redis_url, _redis_pid):
-        ports = {name: _free_port() for name in ("bare", "service", "workers")}
+        ports = {name: _free_port() for name in ("bare", "service", "workers", "http")}
         template_file = pathlib.Path(tempfile.mkdtemp()) / "snapshot.bin"
         template_file.write_bytes(template)
 
-        def env_of(port: int, workers: int) -> dict[str, str]:
+        def env_of(port: int, workers: int, http: int = -1) -> dict[str, str]:
             return service_env(
                 redis_url,
                 port,
                 TRIBES_METRICS_PORT="0",  # the multi-worker run sums its workers' metrics
                 TRIBES_GAME_PLUGINS=args.plugins,
                 TRIBES_WORKERS=str(workers),
+                TRIBES_HTTP_PORT=str(http),
             )
 
         bare_cmd = [
@@ -249,7 +252,9 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
         service_cmd = [sys.executable, "-m", "tribes"]
         with (
             child(bare_cmd, {}, ports["bare"]) as bare_pid,
-            child(service_cmd, env_of(ports["service"], 1), ports["service"]) as service_pid,
+            child(
+                service_cmd, env_of(ports["service"], 1, ports["http"]), ports["service"]
+            ) as service_pid,
             child(
                 service_cmd, env_of(ports["workers"], args.workers), ports["workers"]
             ) as workers_pid,
@@ -259,6 +264,7 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
                 "bare": (ports["bare"], (bare_pid,), "unary"),
                 "service": (ports["service"], (service_pid,), "unary"),
                 "service, sessions": (ports["service"], (service_pid,), "session"),
+                "service, websocket sessions": (ports["service"], (service_pid,), "websocket"),
                 f"service, {args.workers} workers": (
                     ports["workers"],
                     _with_children(workers_pid),
@@ -274,6 +280,7 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
                         cfg = LoadConfig(
                             mode=mode,
                             target=f"127.0.0.1:{port}",
+                            http_target=f"127.0.0.1:{ports['http']}",
                             concurrency=n,
                             mix={k: float(v) for k, v in mix.items()},
                             warmup=args.warmup,
@@ -292,6 +299,7 @@ def bench_load(args: argparse.Namespace, template: bytes, state_bytes: int) -> l
 PEER_MODES = {
     "unary": "--option goofspiel.cards=25",
     "session": "--option goofspiel.cards=25 --mode session",
+    "websocket": "--option goofspiel.cards=25 --mode websocket",
 }
 
 
@@ -306,15 +314,17 @@ def bench_peer(args: argparse.Namespace, out_dir: pathlib.Path) -> dict[str, str
         return {}
     tables: dict[str, str] = {}
     for mode, load_args in PEER_MODES.items():
+        http = _free_port()  # the script's service child inherits TRIBES_HTTP_PORT
         env = {
             **os.environ,
+            "TRIBES_HTTP_PORT": str(http),
             "REPEATS": str(args.peer_repeats),
             "CONCS": " ".join(str(n) for n in args.concurrency),
             # the script does shell arithmetic with these: whole seconds
             "WARMUP": str(max(1, round(args.warmup))),
             "DURATION": str(max(1, round(args.duration))),
             "GAMES": "goofspiel",
-            "TRIBES_LOAD_ARGS": load_args,
+            "TRIBES_LOAD_ARGS": f"{load_args} --http-target 127.0.0.1:{http}",
             "OUT": str(out_dir / f"vs-bgio-{mode}"),
         }
         done = subprocess.run(
@@ -373,7 +383,8 @@ def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
         f"\nreply bytes (typical ApplyMove snapshot): service {reply_bytes['service']}, "
         f"bare {reply_bytes['bare']}; server CPU of the multi-worker run sums its workers; "
         "bare and unary service rows play through unary calls (polling GetGame for the other "
-        "seat), the sessions row through one Play stream per seat"
+        "seat), the sessions row through one Play stream per seat, the websocket sessions row "
+        "through one WebSocket per seat with binary frames"
     )
     return "\n".join(out)
 
