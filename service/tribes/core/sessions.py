@@ -55,6 +55,10 @@ class Inbox(Mailbox):
             self._space.clear()
         self._ready.set()
 
+    @property
+    def full(self) -> bool:
+        return not self._space.is_set()
+
     async def room(self) -> None:
         await self._space.wait()
 
@@ -99,7 +103,8 @@ async def _read(requests: AsyncIterator[Any], inbox: Inbox) -> None:
     """Move the client's requests into the inbox, waiting while too many are queued."""
     try:
         async for request in requests:
-            await inbox.room()
+            if inbox.full:
+                await inbox.room()
             inbox.put_request(request)
     finally:
         inbox.end_requests()
