@@ -11,6 +11,7 @@ import aiohttp
 
 from tests.support.http import call
 from tests.support.server import server_process
+from tribes.http import gateway
 from tribes.v1 import game_service_pb2 as spb
 
 Http = aiohttp.ClientSession
@@ -115,6 +116,29 @@ async def test_the_binary_subprotocol_carries_protobuf_frames(http: Http) -> Non
     ) as socket:
         ended = await _binary(socket)
         assert ended.WhichOneof("kind") == "error" and ended.error.code == 7
+
+
+async def test_spectators_of_one_game_share_one_json_conversion(http: Http) -> None:
+    """Two spectators get the same JSON frames for a push; the second is the remembered
+    text of the same event bytes (the mapping ran once), and a seat's own frame differs."""
+    name, tokens = await _create(http)
+    url = f"/v1/{name}:play"
+    async with (
+        http.ws_connect(url) as one,
+        http.ws_connect(url) as two,
+        http.ws_connect(url, params={"access_token": tokens[1]}) as seat,
+    ):
+        before = gateway._play_json.cache_info()
+        await call(http, "POST", f"/v1/{name}:applyMove", {"moveId": "bid:2"}, tokens[0])
+
+        async def at_version_2(socket: aiohttp.ClientWebSocketResponse) -> Any:
+            while (frame := await _frame(socket))["snapshot"]["version"] != "2":
+                pass  # the opening snapshot and seat-list pushes of version 1
+            return frame
+
+        first, second, mine = [await at_version_2(s) for s in (one, two, seat)]
+        assert first == second and mine["snapshot"]["viewerSeat"] == 1 and mine != first
+        assert gateway._play_json.cache_info().hits > before.hits
 
 
 def test_websocket_session_sees_moves_made_on_another_process(
