@@ -96,6 +96,35 @@ def test_refused_arguments_cost_only_their_caller(
     asyncio.run(run())
 
 
+@pytest.mark.parametrize(
+    "fault",
+    [
+        AttributeError("'NoneType' object has no attribute 'writelines'"),
+        TypeError("'NoneType' object is not callable"),
+    ],
+)
+async def test_a_connection_torn_down_under_a_call_is_a_lost_connection(
+    redis_url: str, redis_prefix: str, fault: Exception
+) -> None:
+    """redis-py can let a connection torn down under a call out as an AttributeError or
+    TypeError of its streams (the form of redis/redis-py#4287): the caller gets a
+    ConnectionError (the store's UNAVAILABLE), that connection is closed, not reused,
+    and the next caller is answered on a fresh one."""
+    async with commands(redis_url, size=1) as client:
+        await _own_echo(client, redis_prefix, b"before")
+        (broken,) = client._idle
+
+        async def torn_down(*args: object, **kwargs: object) -> object:
+            raise fault
+
+        broken.read_response = torn_down  # type: ignore[method-assign]
+        with pytest.raises(ConnectionError, match="torn down"):
+            await client.execute("PING")
+        assert broken not in client._idle
+        await _own_echo(client, redis_prefix, b"after")
+        assert client._idle and client._idle[0] is not broken
+
+
 async def test_cancellation_at_every_await_point_never_misroutes(
     redis_url: str, redis_prefix: str
 ) -> None:

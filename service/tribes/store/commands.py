@@ -67,6 +67,24 @@ SHARDED = Feed(
 )
 
 
+class _torn_down:
+    """A connection torn down under a call is a lost connection: redis-py can let it out
+    as an AttributeError or TypeError from its streams (``'NoneType' object has no
+    attribute 'writelines'``; upstream redis/redis-py#4287, #2349), which is no
+    ``RedisError`` and would reach a caller as an unknown failure. Raised instead as
+    ``ConnectionError``, so the caller sees UNAVAILABLE ("unknown outcome") and the
+    connection is not given back."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _: Any) -> None:
+        if isinstance(exc, AttributeError | TypeError):
+            raise ConnectionError(f"the connection was torn down: {exc}") from exc
+
+
 class Script:
     """A Lua script run by its SHA1 (EVALSHA), loaded on first use or after a flush."""
 
@@ -140,14 +158,15 @@ class ConnectionCommands(Commands):
             conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
             clean = False
             try:
-                if not conn.is_connected:
-                    await conn.connect()  # the class's own connect: Sentinel's finds the master
-                await conn.send_packed_command(packed, check_health=False)
-                try:
-                    reply = await conn.read_response()
-                except ResponseError:
-                    clean = True  # an error reply: the exchange itself completed
-                    raise
+                with _torn_down():
+                    if not conn.is_connected:
+                        await conn.connect()  # the class's own: Sentinel's finds the master
+                    await conn.send_packed_command(packed, check_health=False)
+                    try:
+                        reply = await conn.read_response()
+                    except ResponseError:
+                        clean = True  # an error reply: the exchange itself completed
+                        raise
                 clean = True
                 return reply
             finally:
@@ -195,15 +214,16 @@ class ConnectionCommands(Commands):
                 conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
                 clean = False
                 try:
-                    if not conn.is_connected:
-                        await conn.connect()
-                    await conn.send_packed_command(packed, check_health=False)
-                    first: Any
-                    try:
-                        first = await conn.read_response()
-                    except ResponseError as exc:
-                        first = exc
-                    acked = await conn.read_response()
+                    with _torn_down():
+                        if not conn.is_connected:
+                            await conn.connect()
+                        await conn.send_packed_command(packed, check_health=False)
+                        first: Any
+                        try:
+                            first = await conn.read_response()
+                        except ResponseError as exc:
+                            first = exc
+                        acked = await conn.read_response()
                     clean = True
                 finally:
                     if clean and not self._closed:
@@ -268,7 +288,8 @@ class ClusterCommands(Commands):
 
     async def execute(self, *args: Arg) -> Any:
         async with asyncio.timeout(self._timeout * 3):  # redirections and a failover retry
-            return await self._client.execute_command(*args)
+            with _torn_down():
+                return await self._client.execute_command(*args)
 
     async def run_and_wait(
         self, script: Script, keys: Sequence[str], args: Sequence[Arg], replicas: int, ms: int
@@ -287,13 +308,14 @@ class ClusterCommands(Commands):
                     packed = conn.pack_commands(
                         [(command, body, len(keys), *keys, *args), ("WAIT", replicas, ms)]
                     )
-                    await conn.send_packed_command(packed, check_health=False)
-                    first: Any
-                    try:
-                        first = await conn.read_response()
-                    except ResponseError as exc:
-                        first = exc
-                    acked = await conn.read_response()
+                    with _torn_down():
+                        await conn.send_packed_command(packed, check_health=False)
+                        first: Any
+                        try:
+                            first = await conn.read_response()
+                        except ResponseError as exc:
+                            first = exc
+                        acked = await conn.read_response()
                     if isinstance(first, NoScriptError) and command == "EVALSHA":
                         continue
                     clean = True
