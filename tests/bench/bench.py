@@ -345,6 +345,13 @@ def bench_peer(args: argparse.Namespace, out_dir: pathlib.Path) -> dict[str, str
     return tables
 
 
+def load_phase(port: int, pid: int, **config: Any) -> dict[str, Any]:
+    """One quiet load phase against the service child on ``port`` (its CPU read from
+    ``pid``): ``config`` is the rest of the ``LoadConfig``."""
+    cfg = LoadConfig(target=f"127.0.0.1:{port}", server_pids=(pid,), progress=False, **config)
+    return asyncio.run(run_load(cfg))
+
+
 def per_move(report: dict[str, Any]) -> dict[str, float]:
     """Moves/s and server CPU per move (all server work divided by moves made)."""
     moves = report["per_rpc"].get("ApplyMove", {}).get("count", 0)

@@ -31,9 +31,8 @@ from typing import Any
 import grpc
 import redis
 
-from tests.bench.bench import _free_port, child, private_redis, service_env
+from tests.bench.bench import _free_port, child, load_phase, private_redis, service_env
 from tribes.core.catalog import build_catalog
-from tribes_client.load import LoadConfig, run_load
 
 #: the planning assumptions, stated once (README "Capacity plan")
 SECONDS_PER_MOVE = 10.0  # a hosted game between people: one decision every ~10 s
@@ -73,19 +72,14 @@ def measure(game: str, seats: int, concurrency: int, duration: float) -> dict[st
         with child([sys.executable, "-m", "tribes"], env, port) as pid:
             cpu0, cmd0 = _redis_cpu(client), _redis_commands(client)
             started = time.monotonic()
-            report = asyncio.run(
-                run_load(
-                    LoadConfig(
-                        target=f"127.0.0.1:{port}",
-                        concurrency=concurrency,
-                        mix={game: 1.0},
-                        seats={game: seats},
-                        warmup=0.0,
-                        duration=duration,
-                        server_pids=(pid,),
-                        progress=False,
-                    )
-                )
+            report = load_phase(
+                port,
+                pid,
+                concurrency=concurrency,
+                mix={game: 1.0},
+                seats={game: seats},
+                warmup=0.0,
+                duration=duration,
             )
             elapsed = time.monotonic() - started
             cpu1, cmd1 = _redis_cpu(client), _redis_commands(client)

@@ -18,7 +18,6 @@ Run: ``.venv/bin/python -m tests.bench.profile [--mode session] [--game goofspie
 from __future__ import annotations
 
 import argparse
-import asyncio
 import collections
 import pathlib
 import shutil
@@ -28,8 +27,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from tests.bench.bench import _free_port, child, per_move, private_redis, service_env
-from tribes_client.load import LoadConfig, run_load
+from tests.bench.bench import _free_port, child, load_phase, per_move, private_redis, service_env
 
 #: (stage, substrings of a frame's file path); the first stage a frame matches wins
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -97,21 +95,16 @@ def profile(game: str, mode: str, concurrency: int, duration: float) -> dict[str
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-            report = asyncio.run(
-                run_load(
-                    LoadConfig(
-                        target=f"127.0.0.1:{port}",
-                        concurrency=concurrency,
-                        mix={game: 1.0},
-                        options=options,
-                        warmup=0.5,
-                        duration=duration,
-                        server_pids=(pid,),
-                        progress=False,
-                        mode=mode,
-                        http_target=f"127.0.0.1:{http_port}",
-                    )
-                )
+            report = load_phase(
+                port,
+                pid,
+                concurrency=concurrency,
+                mix={game: 1.0},
+                options=options,
+                warmup=0.5,
+                duration=duration,
+                mode=mode,
+                http_target=f"127.0.0.1:{http_port}",
             )
             recorder.wait(duration + 30)
         raw = out.read_text() if out.exists() else ""

@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tribes.store import Store, StoreUnavailableError, decode_presence
+from tribes.store import PresenceEntries, Store, StoreUnavailableError, decode_presence
 
 if TYPE_CHECKING:
     from tribes.core.games import StoreClock
@@ -42,7 +42,7 @@ class Hold:
     since_ms: int
 
 
-def interpret(entries: dict[str, tuple[int, int]], seats: int, now_ms: int) -> tuple[Seen, ...]:
+def interpret(entries: PresenceEntries, seats: int, now_ms: int) -> tuple[Seen, ...]:
     """Each seat's (present, since) from the stored ``seat:holder -> (since, seen)``."""
     live: dict[int, int] = {}
     seen: dict[int, int] = {}
@@ -65,9 +65,9 @@ class Presence:
         self._prefix = f"{os.getpid()}-{os.urandom(3).hex()}"
         self._ids = itertools.count()
         self._held: set[Hold] = set()
-        self._cache: dict[str, tuple[int, dict[str, tuple[int, int]]]] = {}
+        self._cache: dict[str, tuple[int, PresenceEntries]] = {}
         #: the last interpretation per game: (entries, seats, valid until ms, result)
-        self._seen: dict[str, tuple[dict[str, tuple[int, int]], int, int, tuple[Seen, ...]]] = {}
+        self._seen: dict[str, tuple[PresenceEntries, int, int, tuple[Seen, ...]]] = {}
         self._refresher: asyncio.Task[None] | None = None
         self._fetching: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -118,7 +118,7 @@ class Presence:
             self._fetching.discard(game_id)
         self._remember(game_id, entries)
 
-    def _remember(self, game_id: str, entries: dict[str, tuple[int, int]]) -> None:
+    def _remember(self, game_id: str, entries: PresenceEntries) -> None:
         if len(self._cache) > 10_000:
             self._cache.clear()
         self._cache[game_id] = (self.clock.estimate(), entries)

@@ -140,18 +140,17 @@ async def play(
             if held != current.version:
                 yield snapshot_event(games.snapshot(entry, game_id, current, viewer, shown))
             while not hosting.is_over(entry.game, last.state, last.record):
+                inbox.known = last.version  # e.g. its own moves' changes need not wake it
                 moves, change, notice = await inbox.next()
                 for request in moves:
                     event, played = await _move(games, caller, game_id, request)
                     if played is not None and played.version > last.version:
                         last = played
-                        inbox.known = last.version  # its own change need not wake it
                     yield event
                 if notice is not None:
                     games.presence.absorb(game_id, notice)
                 if change is not None and change.version > last.version:
                     last = games.cached_state(entry, game_id, meta, change.version, change.state)
-                    inbox.known = last.version
                     shown = games.presence.known(game_id, seats)
                     yield snapshot_event(games.snapshot(entry, game_id, last, viewer, shown))
                 elif notice is not None and (seen := games.presence.known(game_id, seats)) != shown:

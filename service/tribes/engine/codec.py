@@ -38,16 +38,6 @@ def _identity(value: Any) -> Any:
     return value
 
 
-def _item_encoder(codec: StateCodec[Any], tp: Any) -> Convert | None:
-    """The element encoder of ``tuple[X, ...]`` where X is not a primitive, else None."""
-    if typing.get_origin(tp) is not tuple:
-        return None
-    args = typing.get_args(tp)
-    if len(args) != 2 or args[1] is not Ellipsis or args[0] in (int, str, bool, float):
-        return None
-    return codec._encoder(args[0])
-
-
 class CodecError(ValueError):
     """Stored bytes that do not decode into the expected state type."""
 
@@ -71,7 +61,7 @@ class StateCodec(Generic[T]):
         self._field_encoders = [self._encoder(hints[n]) for n in names]
         # root fields of type tuple[X, ...] (X not a primitive): the item encoder, so
         # that a tuple one element longer re-encodes one element (``_items``)
-        self._item_encoders = [_item_encoder(self, hints[n]) for n in names]
+        self._item_encoders = [self._item_encoder(hints[n]) for n in names]
         # id(value) -> (value, its JSON): consecutive states share most sub-values
         self._fragments: dict[int, tuple[Any, bytes]] = {}
         self._last: tuple[Any, bytes] = (None, b"")  # the last value encoded whole
@@ -118,6 +108,15 @@ class StateCodec(Generic[T]):
         encoded = self._head + b",".join(parts) + b"]]"
         self._last = (value, encoded)
         return encoded
+
+    def _item_encoder(self, tp: Any) -> Convert | None:
+        """The element encoder of ``tuple[X, ...]`` where X is not a primitive, else None."""
+        if typing.get_origin(tp) is not tuple:
+            return None
+        args = typing.get_args(tp)
+        if len(args) != 2 or args[1] is not Ellipsis or args[0] in (int, str, bool, float):
+            return None
+        return self._encoder(args[0])
 
     def _items(self, values: tuple[Any, ...], item: Convert) -> bytes:
         """A tuple's JSON from its elements' remembered JSON: what ``json.dumps`` gives

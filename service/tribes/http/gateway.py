@@ -296,23 +296,23 @@ class Gateway:
             )
             await socket.prepare(request)
             binary = socket.ws_protocol == BINARY_SUBPROTOCOL
+
+            async def send(event: bytes) -> None:
+                """PlayEvent bytes as the core made them, or their JSON in a text frame."""
+                if binary:
+                    await socket.send_bytes(event)
+                else:
+                    await socket.send_str(_play_json(event))
+
             events = call(caller, _frames(socket, opened, binary), transport="websocket")
             try:
                 async with contextlib.aclosing(events):
-                    if binary:  # the event bytes as the core made them
-                        async for event in events:
-                            await socket.send_bytes(event)
-                    else:
-                        async for event in events:
-                            await socket.send_str(_play_json(event))
+                    async for event in events:
+                        await send(event)
             except KNOWN as exc:
-                failure = failure_of(exc)
-                ended = spb.PlayEvent(error=failure.status())
+                ended = spb.PlayEvent(error=failure_of(exc).status()).SerializeToString()
                 with contextlib.suppress(ConnectionResetError, OSError):
-                    if binary:
-                        await socket.send_bytes(ended.SerializeToString())
-                    else:
-                        await socket.send_str(to_json(ended).decode())
+                    await send(ended)
             except (ConnectionResetError, OSError):
                 pass  # the client went away
             await socket.close()

@@ -76,17 +76,18 @@ class Change:
     state: bytes
 
 
-Presence = dict[str, tuple[int, int]]  # "seat:holder" -> (since, last seen) in ms
+#: a game's presence entries: "seat:holder" (or "seat:left") -> (since, last seen) in ms
+PresenceEntries = dict[str, tuple[int, int]]
 
 
-def encode_presence(entries: Presence) -> bytes:
+def encode_presence(entries: PresenceEntries) -> bytes:
     """A presence notice's payload: ``seat:holder=since:seen`` lines (what the Redis
     store's script writes)."""
     return "".join(f"{k}={a}:{b}\n" for k, (a, b) in entries.items()).encode()
 
 
-def decode_presence(payload: bytes) -> Presence:
-    entries: Presence = {}
+def decode_presence(payload: bytes) -> PresenceEntries:
+    entries: PresenceEntries = {}
     for line in payload.decode("ascii", "replace").splitlines():
         field, _, value = line.partition("=")
         since, _, seen = value.partition(":")
@@ -233,7 +234,7 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def presence_enter(
         self, game_id: str, seat: int, holder: str, since_ms: int
-    ) -> dict[str, tuple[int, int]]:
+    ) -> PresenceEntries:
         """``holder`` opened ``seat`` now: written, announced on the change feed as a
         notice (version 0) carrying every entry (``encode_presence``), and every entry
         returned — one round trip."""
@@ -244,7 +245,7 @@ class Store(abc.ABC):
         ``presence_enter`` announces — one round trip."""
 
     @abc.abstractmethod
-    async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
+    async def presence(self, game_id: str) -> PresenceEntries:
         """Every ``seat:holder`` (and ``seat:left``) entry: (since, last seen) in ms."""
 
     @abc.abstractmethod

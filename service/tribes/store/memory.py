@@ -25,6 +25,7 @@ from tribes.store.base import (
     CommitStatus,
     Loaded,
     Mailbox,
+    PresenceEntries,
     Store,
     StoreFullError,
     StoreUnavailableError,
@@ -64,7 +65,7 @@ class MemoryStore(Store):
         self._lobby: dict[str, dict[str, int]] = {}  # kind -> game id -> created_ms
         self._due: dict[str, int] = {}
         self._leases: dict[tuple[str, str], float] = {}
-        self._presence: dict[str, dict[str, tuple[int, int]]] = {}
+        self._presence: dict[str, PresenceEntries] = {}
         self._secret: bytes | None = None
         self._closed = False
 
@@ -224,7 +225,7 @@ class MemoryStore(Store):
 
     async def presence_enter(
         self, game_id: str, seat: int, holder: str, since_ms: int
-    ) -> dict[str, tuple[int, int]]:
+    ) -> PresenceEntries:
         self._check_open()
         entries = self._presence.setdefault(game_id, {})
         entries[f"{seat}:{holder}"] = (since_ms, since_ms)
@@ -238,11 +239,11 @@ class MemoryStore(Store):
         entries[f"{seat}:left"] = (seen_ms, seen_ms)
         self._announce(game_id, entries)
 
-    async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
+    async def presence(self, game_id: str) -> PresenceEntries:
         self._check_open()
         return dict(self._presence.get(game_id, {}))
 
-    def _announce(self, game_id: str, entries: dict[str, tuple[int, int]]) -> None:
+    def _announce(self, game_id: str, entries: PresenceEntries) -> None:
         notice = Change(0, encode_presence(entries))
         for mailbox in self._watchers.get(game_id, ()):
             mailbox.put(notice)

@@ -33,6 +33,7 @@ from tribes.store.base import (
     CommitStatus,
     Loaded,
     Mailbox,
+    PresenceEntries,
     Store,
     StoreUnavailableError,
     Ttls,
@@ -341,7 +342,7 @@ class RedisStore(Store):
 
     async def presence_enter(
         self, game_id: str, seat: int, holder: str, since_ms: int
-    ) -> dict[str, tuple[int, int]]:
+    ) -> PresenceEntries:
         return decode_presence(
             await self._presence_write(game_id, "", f"{seat}:{holder}", since_ms, since_ms)
         )
@@ -360,11 +361,11 @@ class RedisStore(Store):
         with _unavailable("presence"):
             return _bytes(await self._redis.run(_PRESENCE, keys, args))
 
-    async def presence(self, game_id: str) -> dict[str, tuple[int, int]]:
+    async def presence(self, game_id: str) -> PresenceEntries:
         with _unavailable("presence"):
             raw = await self._redis.execute("HGETALL", self.keys.presence(game_id))
         items = raw.items() if isinstance(raw, dict) else zip(raw[::2], raw[1::2], strict=True)
-        out: dict[str, tuple[int, int]] = {}
+        out: PresenceEntries = {}
         for field, value in items:
             since, _, seen = _bytes(value).decode().partition(":")
             out[_bytes(field).decode()] = (int(since), int(seen or since))
