@@ -102,7 +102,7 @@ def test_move_skip_moves_nothing() -> None:
 
 
 def test_move_never_enters_the_volcano() -> None:
-    """§5.4.3: the volcano is not a map hex: never a destination, never on a path."""
+    """§5.4.3: the volcano is not a map hex: never a destination, never on a path (G12)."""
     s = build(
         seats=2, members={5: {R: 1}}, volcano=Hex(3, 0), completed={R: goals("D2")}, dice="S M"
     )
@@ -200,3 +200,33 @@ def test_a1_counts_no_event_resources() -> None:
     assert s.players[R].resources[0] == 2 * GATHER_YIELD + 4
     assert s.turn is not None and s.turn.gathered == 2 * GATHER_YIELD
     assert "complete:bountiful-harvest" not in keys(s)
+
+
+def test_invaders_ban_only_their_own_hex() -> None:
+    """§3.7 E4 / G10: the gather and village ban is hex-local: R, also in invaded H2, may
+    GATHER from and build in H5, never in H2."""
+    s = build(
+        members={2: {R: 1}, 5: {R: 1}},
+        slots=(slot(Event.INVADERS), None),
+        invaders=(2, 3),
+        resources={R: (9, 9, 9)},
+        dice="- S",
+    )
+    s = do(s, "assign:blank:gather")
+    assert [k for k in keys(s) if k.startswith("gather:")] == [f"gather:{key(s, 5)}:stone"]
+    s = do(s, f"gather:{key(s, 5)}:stone", "assign:sun:lead", "lead-draw")
+    assert s.step is Step.GOALS and s.players[R].resources == (9, 9, 9 + GATHER_YIELD)
+    villages = [k for k in keys(s) if k.startswith("village:")]
+    assert villages == [f"village:{key(s, 5)}"]
+
+
+def test_resources_are_unlimited() -> None:
+    """§2 / G19: the supply never runs out: beyond the 24 printed tokens of a type (and the
+    96 of all), a GATHER still yields in full."""
+    s = build(
+        members={1: {R: 1}, 4: {R: 1}},
+        resources={R: (40, 40, 40), B: (40, 40, 40)},
+        dice="- S",
+    )
+    s = do(s, "assign:blank:gather", f"gather:{key(s, 1)}:wood", f"gather:{key(s, 4)}:wood")
+    assert s.players[R].resources == (40, 40 + 2 * GATHER_YIELD, 40)

@@ -50,7 +50,7 @@ def test_walls_defend_a_village_hex() -> None:
 
 
 def test_bow_without_presence_is_allowed_but_is_no_raid() -> None:
-    """§8.8 / G29: the Bow needs no presence; a fight R is not in never sets Raiders."""
+    """§8.8 / G17 / G29: the Bow needs no presence; a fight R is not in never sets Raiders."""
     s = build(
         members={4: {B: 4, G: 2}, 0: {R: 1}},
         villages={4: G},
@@ -68,7 +68,7 @@ def test_bow_without_presence_is_allowed_but_is_no_raid() -> None:
 
 
 def test_bow_never_targets_invaders() -> None:
-    """§8.8: the Bow targets tribe members only: invaders besides R give it no target."""
+    """§8.8: the Bow targets tribe members only: invaders besides R give it no target (G17)."""
     s = build(
         members={2: {R: 6}},
         completed={R: goals("D3")},
@@ -148,7 +148,7 @@ def test_villages_one_per_hex_shared_hex_allowed() -> None:
 
 
 def test_village_pool_exhaustion() -> None:
-    """§8.25: with all 12 village tokens on the map, no village can be built."""
+    """§8.25: with all 12 village tokens on the map, no village can be built (G20)."""
     members = {h: {B: 1} for h in range(VILLAGE_POOL)}
     members[13] = {R: 1}
     villages = dict.fromkeys(range(VILLAGE_POOL), B)
@@ -200,7 +200,8 @@ def test_shared_knowledge() -> None:
 
 
 def test_acquire_altar_and_offer() -> None:
-    """§5.7: buy the Altar for 3 - tokens food; then sacrifice and pay for 1 VP, once a turn."""
+    """§5.7: buy the Altar for 3 - tokens food; then sacrifice and pay for 1 VP, once a turn
+    (G13)."""
     s = build(
         members={4: {R: 2}},
         resources={R: (6, 0, 0)},
@@ -214,6 +215,22 @@ def test_acquire_altar_and_offer() -> None:
     s = do(s, f"altar:{key(s, 4)}:4-food")
     assert s.players[R].vp == 1 and s.members[4][R] == 1
     assert not [k for k in keys(s) if k.startswith("altar:")]
+
+
+def test_acquire_events_only_in_own_step_five() -> None:
+    """§5.7 / G13: Altar and Walls are bought in the active player's Step 5, never in Step 3,
+    even when affordable."""
+    s = build(
+        members={4: {R: 2}},
+        resources={R: (6, 6, 6)},
+        slots=(slot(Event.ALTAR), slot(Event.WALLS)),
+        dice="-",
+        pool="S",
+    )
+    assert s.step is Step.ACTION and not [k for k in keys(s) if k.startswith("acquire:")]
+    s = to_conflict(s)
+    assert s.step is Step.GOALS
+    assert [k for k in keys(s) if k.startswith("acquire:")] == ["acquire:altar", "acquire:walls"]
 
 
 def test_pottery_trade_may_take_any_type() -> None:
@@ -266,7 +283,7 @@ def test_achievement_conditions() -> None:
 
 
 def test_vp_above_fifteen_are_kept() -> None:
-    """§8.32: 13 VP + a 4-VP card = 17 VP, and the game is won at once."""
+    """§8.32: 13 VP + a 4-VP card = 17 VP, and the game is won at once (G30)."""
     s = build(
         members={h: {R: 1} for h in range(6)},
         vp={R: 13},

@@ -82,7 +82,7 @@ def _ids(text: str) -> tuple[int, ...]:
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_layout_coordinates_and_neighbours_match_section_3_4(seats: int) -> None:
-    """§3.4: hex ids, axial coordinates and every neighbour list as tabled."""
+    """§3.4 (G4): hex ids, axial coordinates and every neighbour list as tabled."""
     geo = geometry(seats)
     assert geo.hexes == tuple(_coord(c) for c in COORDS[seats].split())
     assert geo.neighbours == tuple(_ids(row) for row in NEIGHBOURS[seats].split("|"))
@@ -144,7 +144,7 @@ def test_action_powers_table() -> None:
 
 
 def test_tribe_boards_and_village_costs() -> None:
-    """§3.5: 8 tribes, village costs F/W/S as tabled, each 6 in total, power names."""
+    """§3.5 (G6): 8 tribes, village costs F/W/S as tabled, each 6 in total, power names."""
     costs = {b.tribe: b.village_cost for b in TRIBE_BOARDS}
     assert costs == {
         Tribe.DABA: (2, 1, 3),

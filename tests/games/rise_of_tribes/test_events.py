@@ -20,7 +20,7 @@ from tests.games.rise_of_tribes.fixtures import (
 from tribes.engine.driver import play
 from tribes.games.rise_of_tribes import GAME
 from tribes.games.rise_of_tribes.cards import Event
-from tribes.games.rise_of_tribes.data import Face, Terrain
+from tribes.games.rise_of_tribes.data import MAMMOTH_TAME_FOOD, MAMMOTH_TAME_VP, Face, Terrain
 from tribes.games.rise_of_tribes.maps import Hex
 from tribes.games.rise_of_tribes.moves import PlaceInvaders
 from tribes.games.rise_of_tribes.state import NOBODY, State, Step
@@ -102,7 +102,7 @@ def test_abandoned_village_round() -> None:
 
 
 def test_chieftain_auction() -> None:
-    """§5.4.4: bids rise round the table, drop-outs are final, the winner pays it out."""
+    """§5.4.4 (G14): bids rise round the table, drop-outs are final, the winner pays it out."""
     s0 = build(
         members={0: {R: 1}},
         resources={R: (2, 2, 2), B: (1, 1, 1), G: (0, 0, 0), Y: (3, 0, 0)},
@@ -195,7 +195,7 @@ def test_discovery_ignores_hexes_holding_only_invaders() -> None:
 
 
 def test_tokens_return_when_their_card_leaves() -> None:
-    """§8.29: a hunted mammoth leaves the map with its card, free to be drawn again."""
+    """§8.29: a hunted mammoth leaves the map with its card, free to be drawn again (G28)."""
     s = build(
         members={6: {R: 4}},
         slots=(slot(Event.MAMMOTH), None),
@@ -223,3 +223,27 @@ def test_player_outside_the_decision_cannot_move() -> None:
     assert GAME.to_act(s) == (R,)
     moved = play(GAME, s, R, GAME.legal_moves(s, R)[-1])
     assert moved.actor == B
+
+
+def test_tamed_mammoth_leaves_the_map_for_good() -> None:
+    """§3.7 E5 / §8.29 / G11: taming pays 3 food for 3 VP; the mammoth leaves the map with
+    its card and has no ongoing effect, so a later Mammoth draw places the token afresh."""
+    s = build(
+        members={6: {R: 4}},
+        slots=(slot(Event.MAMMOTH), None),
+        mammoth=6,
+        resources={R: (MAMMOTH_TAME_FOOD, 0, 0)},
+        dice="S M",
+    )
+    s = do(s, "spend:moon:mammoth-tame")
+    assert s.players[R].resources == (0, 0, 0) and s.players[R].vp == MAMMOTH_TAME_VP
+    assert s.players[R].mammoth_tamed and s.mammoth_hex == NOBODY
+    assert s.slots == (None, None) and s.event_discard == (Event.MAMMOTH,)
+    s = do(s, "assign:sun:lead", "lead-draw")
+    s = replace(s, event_deck=(Event.MAMMOTH, *s.event_deck), event_discard=())
+    s = roll_for_r(s, SUN, SUN)
+    assert s.players[R].vp == MAMMOTH_TAME_VP, "no VP or other effect on later turns"
+    assert s.step is Step.PLACE_MAMMOTH
+    assert keys(s) == sorted(f"mammoth:{key(s, h)}" for h in (3, 9, 13, 14))
+    s = do(s, f"mammoth:{key(s, 3)}")
+    assert s.mammoth_hex == 3 and s.slots[0] == slot(Event.MAMMOTH)

@@ -101,7 +101,7 @@ def test_ex05_full_slots_without_clauses_change_nothing() -> None:
 
 
 def test_ex05_one_free_slot_draws_after_the_clause() -> None:
-    """Ex 5: [Drought, empty]: Drought leaves, then the top event is drawn into slot 1."""
+    """Ex 5 (G28): [Drought, empty]: Drought leaves, then the top event is drawn into slot 1."""
     moon = faces("M")[0]
     s0 = build(members={4: {R: 2}}, slots=(slot(Event.DROUGHT), None))
     lasting = replace(s0, event_deck=top(s0.event_deck, Event.PLENTIFUL_STONE))
@@ -115,7 +115,7 @@ def test_ex05_one_free_slot_draws_after_the_clause() -> None:
 
 
 def test_ex06_mild_winter() -> None:
-    """Ex 6: N = DEFAULT + 2; R places 3 then stops: counters 3 -> 2; an empty GROW -> 1."""
+    """Ex 6: N = DEFAULT + 2; R places 3 then stops (G16): counters 3 -> 2; an empty GROW -> 1."""
     s = build(members={4: {R: 2}}, slots=(slot(Event.MILD_WINTER, tokens=3), None), dice="- S")
     s = do(s, "assign:blank:grow")
     assert s.action is not None and s.action.power == ACTION_POWER[GROW][Tier.DEFAULT] + 2
@@ -222,7 +222,7 @@ def test_ex12_single_colour_trim() -> None:
 
 
 def test_ex13_rounds_then_trim() -> None:
-    """Ex 13: H2 R8 B1: one round (7,0), then R alone with 7 is trimmed to 5."""
+    """Ex 13: H2 R8 B1: one round (7,0), then R alone with 7 is trimmed to 5 (G15)."""
     s = build(members={2: {R: 8, B: 1}}, dice="-", pool="S")
     s = to_conflict(s)
     assert s.members[2][R] == 5 and s.members[2][B] == 0

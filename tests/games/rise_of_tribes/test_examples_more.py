@@ -56,7 +56,7 @@ def test_ex14_three_sides() -> None:
 
 
 def test_ex15_invaders_fight_as_a_side() -> None:
-    """Ex 15: R moves 3 into invaded H2 (B3): sides R, B, INVADERS to (0,0,0); R +2 VP."""
+    """Ex 15 (G10): R moves 3 into invaded H2 (B3): sides R, B, INVADERS to (0,0,0); R +2 VP."""
     s = build(
         members={2: {B: 3}, 3: {R: 3}},
         slots=(slot(Event.INVADERS), None),
@@ -202,7 +202,7 @@ def _volcano_game(*roll: Face) -> State:
 
 
 def test_ex23_volcano_blank_doubles() -> None:
-    """Ex 23: sites next to R's hexes; R loses 1 (chooses H8), gains 1 stone; B nothing."""
+    """Ex 23 (G12): sites next to R's hexes; R loses 1 (chooses H8), gains 1 stone; B nothing."""
     s = _volcano_game(BLANK, BLANK)
     assert s.step is Step.PLACE_VOLCANO
     assert keys(s) == sorted(["volcano:3,0", "volcano:3,1", "volcano:1,3"])
@@ -275,7 +275,7 @@ def _destinations(completed: tuple[Goal, ...], owned: tuple[Event, ...]) -> set[
 
 
 def test_ex25_move_reach() -> None:
-    """Ex 25: from H0: basic {1,2,3}; Oxen distance <= 2; Canoe across lakes; both: all."""
+    """Ex 25 (G26): from H0: basic {1,2,3}; Oxen distance <= 2; Canoe across lakes; both: all."""
     assert _destinations((), ()) == {1, 2, 3}
     assert _destinations(goals("D2"), ()) == set(range(1, 8))
     assert _destinations((), (Event.DUGOUT_CANOE,)) == {1, 2, 3, 4, 5, 6, 7, 10, 11}

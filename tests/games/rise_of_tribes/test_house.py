@@ -88,7 +88,7 @@ def test_choose_power_in_seat_order_before_placements() -> None:
 
 
 def test_no_power_in_the_basic_game() -> None:
-    """leaders = off: nobody has a power and no power move appears."""
+    """leaders = off (G7): nobody has a power and no power move appears."""
     s = new_game(GAME, 4, {}, 12)
     assert s.step is Step.PLACE_START and all(p.power is None for p in s.players)
 

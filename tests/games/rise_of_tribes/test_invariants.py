@@ -53,7 +53,7 @@ def test_over_the_limit_after_conflicts_is_caught_unless_won() -> None:
 
 
 def test_two_players_at_fifteen_is_impossible() -> None:
-    """§8.33: two players never reach 15 together; the checker refuses such a state."""
+    """§8.33 (G22): two players never reach 15 together; the checker refuses such a state."""
     s = build(members={0: {R: 1}, 4: {B: 1}}, vp={R: 15, B: 15})
     s = replace(s, step=Step.GAME_OVER, actor=-1, winner=R)
     with pytest.raises(AssertionError, match="only one player"):

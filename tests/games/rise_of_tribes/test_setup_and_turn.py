@@ -16,6 +16,7 @@ from tests.games.rise_of_tribes.fixtures import (
     keys,
     roll_for_r,
     slot,
+    to_conflict,
     top,
 )
 from tribes.engine import BadOptionsError
@@ -148,11 +149,32 @@ def test_reentry_avoids_invaders() -> None:
 
 
 def test_lasting_event_takes_the_lowest_empty_slot() -> None:
-    """§5.4.2 / §8.30: with slot 1 full, the drawn lasting card goes into slot 2."""
+    """§5.4.2 / §8.30 (G28): with slot 1 full, the drawn lasting card goes into slot 2."""
     s0 = build(members={0: {R: 1}}, slots=(slot(Event.PLENTIFUL_FOOD, food=6), None))
     s0 = replace(s0, event_deck=top(s0.event_deck, Event.DROUGHT))
     s = roll_for_r(s0, BLANK, BLANK)
     assert s.slots[1] == slot(Event.DROUGHT)
+
+
+def test_redrawn_invaders_resolve_afresh_in_the_lowest_slot() -> None:
+    """§5.4.2 / §8.29 / G28: beaten invaders leave with their card; drawn again, the card
+    takes the empty slot 1 (below the full slot 2) and places 3 new tokens."""
+    s0 = build(
+        members={2: {R: 6}},
+        slots=(slot(Event.INVADERS), slot(Event.PLENTIFUL_FOOD, food=6)),
+        invaders=(2, 1),
+        dice="-",
+        pool="S",
+    )
+    s = to_conflict(s0)
+    assert s.invader_hex == NOBODY and s.invaders == 0 and s.slots[0] is None
+    assert s.event_discard == (Event.INVADERS,)
+    s = replace(s, event_deck=(Event.INVADERS, *s.event_deck), event_discard=())
+    s = roll_for_r(s, SUN, SUN)
+    assert s.step is Step.PLACE_INVADERS and s.slots[0] == slot(Event.INVADERS)
+    assert s.slots[1] == slot(Event.PLENTIFUL_FOOD, food=6)
+    s = do(s, f"invaders:{key(s, 7)}")
+    assert s.invader_hex == 7 and s.invaders == 3
 
 
 def test_clauses_fire_slot_one_first_and_tiger_moves() -> None:
@@ -224,7 +246,7 @@ def test_end_turn_passes_clockwise_and_counts_turns() -> None:
 
 
 def test_turn_cap_ends_the_game_as_capped() -> None:
-    """§5.8 ENGINE SAFEGUARD: at the cap the game stops; most VP share rank 1."""
+    """§5.8 ENGINE SAFEGUARD (G25): at the cap the game stops; most VP share rank 1."""
     s = build(members={0: {R: 1}, 1: {B: 1}}, step=Step.GOALS, vp={R: 4, B: 4}, turn_cap=1)
     s = do(s, "end-turn")
     result = GAME.result(s)
