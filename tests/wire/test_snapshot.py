@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.support.server import catalog_with_example_game
 from tribes.core.catalog import Entry
@@ -107,3 +109,24 @@ def test_varints_match_protobuf(value: int) -> None:
     assert list(parsed.scores) == [value]
     if -(2**31) <= value < 2**31:  # viewer_seat is an int32
         assert pb.GameSnapshot.FromString(pw.uint_field(6, value)).viewer_seat == value
+
+
+@given(
+    scores=st.lists(st.integers(-(2**63), 2**63 - 1), max_size=40)
+    | st.lists(st.integers(0, 127), max_size=40),
+    summary=st.text(max_size=300),
+    field=st.sampled_from([1, 15, 16, 2047, 2048, 100_000]),
+)
+def test_hand_written_fields_are_protobufs_bytes(
+    scores: list[int], summary: str, field: int
+) -> None:
+    """The short paths (one-byte packed elements, table tags and lengths) write exactly
+    protobuf's bytes, and fields past the tag table the same bytes as the long path."""
+    expected = pb.Result(scores=scores, summary=summary).SerializeToString()
+    assert pw.packed_field(1, scores) + pw.string_field(4, summary) == expected
+    assert pw.packed_field(1, iter(scores)) == pw.packed_field(1, tuple(scores))
+    body = summary.encode()
+    assert pw.message_field(field, body) == pw.tag(field, 2) + pw.varint(len(body)) + body
+    for value in (0, 1, 127, 128, 16383, 16384, 2**40):
+        long = pw.tag(field, 0) + pw.varint(value) if value else b""
+        assert pw.uint_field(field, value) == long
