@@ -474,6 +474,42 @@ async def test_presence_appears_goes_and_expires() -> None:
         assert opened < snap.seats[0].presence_since_unix_ms <= clock.ms  # when it left
 
 
+async def test_a_new_games_presence_is_not_read_from_the_store(
+    redis_url: str, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody can be present in a game this process has just created: its create answer
+    and first reads show every seat absent without a presence read of the store; a seat
+    that opens a watch is then shown present (from the hold's own notice)."""
+    async with (
+        running_app(RedisStore(redis_url, prefix=redis_prefix)) as app,
+        grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel,
+    ):
+        stub = Stub(channel)
+        store = app.games.store
+        reads: list[str] = []
+        real = store.presence
+
+        async def counted(game_id: str) -> object:
+            reads.append(game_id)
+            return await real(game_id)
+
+        monkeypatch.setattr(store, "presence", counted)
+        created = await create(stub)
+        name = created.game.name
+        assert [s.present for s in created.game.seats] == [False, False]
+        snap = await get(stub, name)
+        assert [s.present for s in snap.seats] == [False, False]
+        await asyncio.sleep(0.05)  # a background refresh, had one been started
+        assert reads == []
+        watch = stub.WatchGame(
+            spb.WatchGameRequest(name=name), metadata=bearer(created.seat_tokens[1])
+        )
+        await watch.read()
+        snap = await until(stub, name, lambda s: s.seats[1].present)
+        assert [s.present for s in snap.seats] == [False, True]
+        watch.cancel()
+
+
 async def test_a_presence_hold_cancelled_half_way_is_not_kept(
     redis_url: str, redis_prefix: str
 ) -> None:

@@ -238,6 +238,7 @@ class Games:
         version = 1
         if created:
             self.metrics.inc(self.metrics.games_created, game.id)
+            self.presence.created(game_id)  # nobody can be present yet: nothing to read
         elif request_id:
             # A retry: answer with the game the first request created.
             loaded = await self._load(game_id)

@@ -123,6 +123,11 @@ class Presence:
             self._cache.clear()
         self._cache[game_id] = (self.clock.estimate(), entries)
 
+    def created(self, game_id: str) -> None:
+        """A game this process has just created: no seat can be present in it yet, so
+        its first snapshots need no read of the store."""
+        self._remember(game_id, {})
+
     def absorb(self, game_id: str, notice: bytes) -> None:
         """A presence notice from the change feed: every entry, as the store wrote them
         (no read needed)."""
