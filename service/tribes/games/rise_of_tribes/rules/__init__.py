@@ -227,7 +227,11 @@ def _dispatch(b: Board, move: Move) -> None:
 
 
 def result(state: State) -> Result | None:
-    """None while the game runs; a 15-VP win, or a capped game (ENGINE SAFEGUARD, §5.8)."""
+    """None while the game runs; a 15-VP win, or a capped game (ENGINE SAFEGUARD, §5.8).
+
+    A capped game lists its leaders in seat order (§7), which starts with the start player
+    (§4 step 8: seat 1 = start player, then clockwise).
+    """
     if state.winner == NOBODY and not state.capped:
         return None
     vps = tuple(p.vp for p in state.players)
@@ -236,7 +240,8 @@ def result(state: State) -> Result | None:
         summary = f"seat {state.winner} wins with {vps[state.winner]} VP"
     else:
         best = max(vps)
-        leaders = ", ".join(str(s) for s, vp in enumerate(vps) if vp == best)
+        order = ((state.start_player + i) % state.seats for i in range(state.seats))
+        leaders = ", ".join(str(s) for s in order if vps[s] == best)
         summary = (
             f"capped after {state.turn_count} turns (not a rules win): "
             f"most VP ({best}) for seat(s) {leaders}"
