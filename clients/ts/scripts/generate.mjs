@@ -99,11 +99,13 @@ const [wellKnown, googleapis] = includes(py);
 
 const apiSources = protoFiles(join(protos, api), protos);
 // tribes.v1 imports google/api/annotations.proto (the HTTP routes), which imports http.proto,
-// and google/rpc/status.proto (a session's MoveRejected carries a Status)
+// and google/rpc/status.proto (a session's MoveRejected carries a Status); a binary play
+// session reads the ErrorInfo inside a Status (google/rpc/error_details.proto)
 const googleApi = [
   "google/api/annotations.proto",
   "google/api/http.proto",
   "google/rpc/status.proto",
+  "google/rpc/error_details.proto",
 ];
 protoc(py, [protos, wellKnown, googleapis], join(pkg, "src", "gen"), [...apiSources, ...googleApi]);
 // One module that re-exports every tribes.v1 file, so a game added to protos/ is exported

@@ -11,6 +11,11 @@
  * thing to catch.
  */
 
+import { anyUnpack } from "@bufbuild/protobuf/wkt";
+
+import { ErrorInfoSchema, type ErrorInfo } from "./gen/google/rpc/error_details_pb.js";
+import type { Status } from "./gen/google/rpc/status_pb.js";
+
 /** The canonical status codes (google/rpc/code.proto), as the service sends them. */
 export const Code = {
   OK: 0,
@@ -151,6 +156,33 @@ function stringMap(value: unknown): Record<string, string> {
     }
   }
   return out;
+}
+
+/**
+ * The error of a google.rpc.Status message (a binary play session's `rejected` or `error`
+ * event): its ErrorInfo is unpacked from the details.
+ */
+export function errorOfStatusMessage(
+  status: Status,
+  httpStatus: number,
+  requestId?: string,
+): TribesError {
+  let info: ErrorInfo | undefined;
+  for (const detail of status.details) {
+    if (detail.typeUrl === ERROR_INFO) {
+      info = anyUnpack(detail, ErrorInfoSchema);
+      if (info !== undefined) break;
+    }
+  }
+  return new TribesError({
+    httpStatus,
+    code: status.code,
+    reason: info?.reason ?? "",
+    message: status.message,
+    metadata: { ...(info?.metadata ?? {}) },
+    domain: info?.domain ?? "",
+    requestId,
+  });
 }
 
 /**

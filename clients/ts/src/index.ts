@@ -28,6 +28,7 @@ export {
   type TribesErrorInit,
 } from "./errors.js";
 export {
+  BINARY_SUBPROTOCOL,
   PlaySession,
   type PlayOptions,
   type SessionChoice,

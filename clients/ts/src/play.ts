@@ -2,10 +2,13 @@
  * `GET /v1/games/{id}:play`, the WebSocket of `rpc Play`, as a {@link PlaySession}.
  *
  * The session opens from the URL: the seat token as `?access_token=` (a browser's
- * WebSocket cannot send headers) and the version already held as `?from_version=`. Text
- * frames carry the canonical JSON of `PlayRequest` (in) and `PlayEvent` (out); an error that
- * ends the session comes as a last `{"error": <google.rpc.Status>}` frame before the close
- * (README "Play sessions").
+ * WebSocket cannot send headers) and the version already held as `?from_version=`. By
+ * default it offers the subprotocol `tribes.v1.proto`: binary frames, each one protobuf
+ * `PlayRequest` (in) or `PlayEvent` (out), the bytes the service built once (its JSON
+ * mapping costs the server far more than the move). With `frames: "json"`, or against a
+ * service that does not take the subprotocol, text frames carry the canonical JSON of the
+ * same messages. An error that ends the session comes as a last `PlayEvent.error` (in JSON
+ * `{"error": <google.rpc.Status>}`) before the close (README "Play sessions").
  *
  * The service answers every move with exactly one event that carries the move's request
  * id (`PlayEvent.request_id`): its snapshot (the move landed, or a retry found its first
@@ -21,16 +24,18 @@
  * request id (the first answer, or the service's refusal).
  */
 
-import { create, equals } from "@bufbuild/protobuf";
+import { create, equals, fromBinary, toBinary } from "@bufbuild/protobuf";
 
-import { ClientReason, Code, TribesError, errorOfStatus } from "./errors.js";
+import { ClientReason, Code, TribesError, errorOfStatus, errorOfStatusMessage } from "./errors.js";
 import { newRequestId } from "./ids.js";
 import type { JsonCodec } from "./json.js";
 import { GameSnapshotSchema, type GameSnapshot, type Move } from "./gen/tribes/v1/common_pb.js";
+import type { Status } from "./gen/google/rpc/status_pb.js";
 import {
   PlayEventSchema,
   PlayRequestSchema,
   type MoveRejected,
+  type PlayRequest,
 } from "./gen/tribes/v1/game_service_pb.js";
 
 /** What a session reads of a WebSocket's events: a message's data, a close's code. */
@@ -40,10 +45,17 @@ export interface SocketEvent {
   readonly code?: number;
 }
 
+/** The WebSocket subprotocol of binary frames (protobuf `PlayRequest` / `PlayEvent`). */
+export const BINARY_SUBPROTOCOL = "tribes.v1.proto";
+
 /** What a session needs of a WebSocket (the DOM's and the `ws` package's fit). */
 export interface WebSocketLike {
   readonly readyState: number;
-  send(data: string): void;
+  /** The subprotocol the server chose ("" for none). */
+  readonly protocol?: string;
+  /** Set to "arraybuffer" so binary frames arrive as bytes (not a DOM Blob). */
+  binaryType?: string;
+  send(data: string | Uint8Array): void;
   close(code?: number, reason?: string): void;
   addEventListener(
     type: "open" | "message" | "close" | "error",
@@ -51,9 +63,10 @@ export interface WebSocketLike {
   ): void;
 }
 
-export type WebSocketConstructor = new (url: string) => WebSocketLike;
+export type WebSocketConstructor = new (url: string, protocols?: string[]) => WebSocketLike;
 
 const OPEN = 1; // WebSocket.OPEN
+const decoder = new TextDecoder("utf-8");
 /** The session's idempotency keys must fit the service's limit, or it answers without. */
 const MAX_REQUEST_ID = 128;
 
@@ -65,6 +78,9 @@ export interface PlayOptions {
   /** The WebSocket class (default: the global one, as in browsers; in Node 20 pass the
    * `ws` package's). */
   WebSocket?: WebSocketConstructor;
+  /** "binary" (default): protobuf frames, falling back to JSON when the service does not
+   * take the subprotocol; "json": text frames of the JSON mapping. */
+  frames?: "binary" | "json";
 }
 
 export interface SessionMoveOptions {
@@ -100,8 +116,8 @@ interface Pending {
   readonly requestId: string;
   readonly choice: SessionChoice;
   readonly expectedVersion: bigint;
-  /** The PlayRequest as sent, sent again as it is after a reconnection. */
-  readonly frame: string;
+  /** The PlayRequest, sent again as it is (same request id) after a reconnection. */
+  readonly request: PlayRequest;
   settled: boolean;
   resolve(snapshot: GameSnapshot): void;
   reject(error: unknown): void;
@@ -143,13 +159,14 @@ function sessionClosed(requestId?: string): TribesError {
   });
 }
 
-/** Text of a message event's data (a `ws` socket may hand over bytes). */
-function textOf(data: unknown): string {
-  if (typeof data === "string") return data;
-  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
-    return new TextDecoder("utf-8").decode(data as ArrayBuffer);
-  }
-  return String(data);
+/** Bytes of a message event's data, or undefined for text (a `ws` socket hands over a
+ * Buffer, a DOM one with `binaryType = "arraybuffer"` an ArrayBuffer). */
+function bytesOf(data: unknown): Uint8Array | undefined {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data))
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return undefined;
 }
 
 /** The WebSocket class the options ask for. */
@@ -179,6 +196,9 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
   private readonly Socket: WebSocketConstructor;
   private readonly fromVersion: bigint | undefined;
   private readonly signal: AbortSignal | undefined;
+  private readonly offerBinary: boolean;
+  /** Whether the current connection speaks binary frames (the server took the subprotocol). */
+  private binary = false;
   private readonly onAbort = (): void => this.close();
   private state: "open" | "finished" | "closed" | "failed" = "open";
   private failure: TribesError | undefined;
@@ -200,6 +220,7 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     this.Socket = webSocketOf(options.WebSocket);
     this.fromVersion = options.fromVersion === undefined ? undefined : BigInt(options.fromVersion);
     this.signal = options.signal;
+    this.offerBinary = (options.frames ?? "binary") === "binary";
     if (this.signal?.aborted) {
       this.close();
       return;
@@ -248,13 +269,12 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
         },
       },
     });
-    const frame = JSON.stringify(this.ctx.codec.write(PlayRequestSchema, request));
     return new Promise<GameSnapshot>((resolve, reject) => {
       const pending: Pending = {
         requestId,
         choice: picked,
         expectedVersion,
-        frame,
+        request,
         settled: false,
         resolve,
         reject,
@@ -304,7 +324,8 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     this.ending = undefined;
     let socket: WebSocketLike;
     try {
-      socket = new this.Socket(url);
+      socket = this.offerBinary ? new this.Socket(url, [BINARY_SUBPROTOCOL]) : new this.Socket(url);
+      if (this.offerBinary) socket.binaryType = "arraybuffer";
     } catch (cause) {
       this.fail(dropped(String(cause), cause)); // a bad URL: no retry helps
       return;
@@ -321,10 +342,16 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     on("open", () => {
       clearTimeout(opening);
       if (this.socket !== socket) return;
+      this.binary = socket.protocol === BINARY_SUBPROTOCOL;
       for (const p of this.pending) this.send(socket, p);
     });
     on("message", (event) => {
-      if (this.socket === socket) this.frame(textOf(event.data));
+      if (this.socket !== socket) return;
+      const bytes = bytesOf(event.data);
+      if (!this.binary)
+        this.frame(bytes === undefined ? String(event.data) : decoder.decode(bytes));
+      else if (bytes === undefined) this.fail(badFrame("a text frame in a binary session"));
+      else this.binaryFrame(bytes);
     });
     on("error", () => {}); // a close event follows
     on("close", (event) => {
@@ -336,8 +363,13 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
   }
 
   private send(socket: WebSocketLike, pending: Pending): void {
+    const request = pending.request;
     try {
-      socket.send(pending.frame);
+      socket.send(
+        this.binary
+          ? toBinary(PlayRequestSchema, request)
+          : JSON.stringify(this.ctx.codec.write(PlayRequestSchema, request)),
+      );
     } catch {
       // the socket is closing: its close event reconnects, and the move goes again
     }
@@ -361,6 +393,45 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     );
   }
 
+  /** A binary frame: one protobuf PlayEvent. */
+  private binaryFrame(bytes: Uint8Array): void {
+    let event;
+    try {
+      event = fromBinary(PlayEventSchema, bytes);
+    } catch (cause) {
+      this.fail(badFrame(cause));
+      return;
+    }
+    const { kind, requestId } = event;
+    if (kind.case === "snapshot") {
+      this.failures = 0;
+      this.snapshotEvent(kind.value, requestId);
+    } else if (kind.case === "rejected") {
+      this.failures = 0;
+      this.rejectedEvent(kind.value, this.statusError(kind.value.status, kind.value.requestId));
+    } else if (kind.case === "error") {
+      this.ended(errorOfStatusMessage(kind.value, 200));
+    } // an event kind of a newer service: nothing to do
+  }
+
+  private statusError(status: Status | undefined, requestId: string): TribesError {
+    if (status !== undefined) return errorOfStatusMessage(status, 200, requestId || undefined);
+    return new TribesError({
+      httpStatus: 200,
+      code: Code.UNKNOWN,
+      reason: "",
+      message: "",
+      ...(requestId ? { requestId } : {}),
+    });
+  }
+
+  /** The error that ends this connection (its close follows). */
+  private ended(error: TribesError): void {
+    // UNAVAILABLE: the server lost its feed or is stopping; resume on the next connection
+    if (error.code === Code.UNAVAILABLE) this.ending = error;
+    else this.fail(error);
+  }
+
   private frame(text: string): void {
     let json: unknown;
     try {
@@ -378,9 +449,7 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
           reason: ClientReason.STREAM_FAILED,
           message: "the play session ended with an error frame without a status",
         });
-      // UNAVAILABLE: the server lost its feed or is stopping; resume on the next connection
-      if (error.code === Code.UNAVAILABLE) this.ending = error;
-      else this.fail(error);
+      this.ended(error);
       return;
     }
     let kind, requestId;
@@ -396,7 +465,12 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     } else if (kind.case === "rejected") {
       this.failures = 0;
       const raw = isObject(json) && isObject(json["rejected"]) ? json["rejected"]["status"] : {};
-      this.rejectedEvent(kind.value, raw);
+      const requestId = kind.value.requestId;
+      this.rejectedEvent(
+        kind.value,
+        errorOfStatus(raw, 200, requestId || undefined) ??
+          this.statusError(kind.value.status, requestId),
+      );
     } // an event kind of a newer service: nothing to do
   }
 
@@ -419,17 +493,8 @@ export class PlaySession implements AsyncIterable<SessionEvent> {
     if (snapshot.finished) this.finish();
   }
 
-  private rejectedEvent(rejected: MoveRejected, status: unknown): void {
+  private rejectedEvent(rejected: MoveRejected, error: TribesError): void {
     const requestId = rejected.requestId;
-    const error =
-      errorOfStatus(status, 200, requestId || undefined) ??
-      new TribesError({
-        httpStatus: 200,
-        code: rejected.status?.code ?? Code.UNKNOWN,
-        reason: "",
-        message: rejected.status?.message ?? "",
-        ...(requestId ? { requestId } : {}),
-      });
     const mine = requestId === "" ? undefined : this.pending.find((p) => p.requestId === requestId);
     if (mine !== undefined) this.settle(mine).reject(error);
     this.push({ event: { case: "rejected", value: rejected, error } });
