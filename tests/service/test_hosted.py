@@ -407,6 +407,20 @@ async def test_a_bot_seat_plays_whenever_it_is_to_act() -> None:
         assert app.metrics.registry.get_sample_value("tribes_bot_moves_total", key) == 3
 
 
+async def test_bots_play_in_a_row_without_waiting_for_the_sweep() -> None:
+    """A bot's commit kicks the next decision while its own is still ending: with a sweep
+    that never comes in the test's time, a game of two bot seats plays out (it stalled at
+    its second version, each later move waiting for a sweep)."""
+    async with running_app(MemoryStore(), sweep_interval=3600) as app:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+            stub = Stub(channel)
+            created = await create(stub, bots={0: "random", 1: "random"}, options={"cards": "5"})
+            snap = await until(stub, created.game.name, lambda s: s.finished, 20)
+            assert snap.version == 1 + 5 * 2
+            log = await log_of(stub, created.game.name)
+            assert sorted(r.seat for r in log) == [0] * 5 + [1] * 5
+
+
 @pytest.mark.parametrize(
     ("bots", "why"),
     [({2: "random"}, "seat must be 0..1"), ({0: "nope"}, "is not a bot kind")],

@@ -56,7 +56,11 @@ class BotSeats:
         self.games = games
         self.chooser = chooser or random_choice
         self._running: dict[str, asyncio.Task[None]] = {}
+        #: the newest version kicked while that game's decision was running (its own move's
+        #: commit, or another seat's): looked at as soon as the running one ends
+        self._next: dict[str, tuple[Entry, Cached]] = {}
         self._slots = asyncio.Semaphore(MAX_RUNNING)
+        self._closed = False
 
     def to_play(self, entry: Entry, cached: Cached) -> int | None:
         """The seat a bot should move for now, if any."""
@@ -69,13 +73,26 @@ class BotSeats:
         return None
 
     def kick(self, entry: Entry, game_id: str, cached: Cached) -> None:
-        """Start the bot's decision for this version, unless one is already running here."""
-        seat = self.to_play(entry, cached)
-        if seat is None or game_id in self._running:
+        """Start the bot's decision for this version; while one runs here for the game, the
+        version is kept and looked at when it ends (a bot's next move in a row, or the
+        move after a person's that overtook it, does not wait for the sweep)."""
+        seat = None if self._closed else self.to_play(entry, cached)
+        if seat is None:
+            return
+        if game_id in self._running:
+            waiting = self._next.get(game_id)
+            if waiting is None or waiting[1].version < cached.version:
+                self._next[game_id] = (entry, cached)
             return
         task = asyncio.get_running_loop().create_task(self._decide(entry, game_id, cached, seat))
         self._running[game_id] = task
-        task.add_done_callback(lambda _: self._running.pop(game_id, None))
+        task.add_done_callback(lambda _: self._ended(game_id))
+
+    def _ended(self, game_id: str) -> None:
+        self._running.pop(game_id, None)
+        waiting = self._next.pop(game_id, None)
+        if waiting is not None:
+            self.kick(waiting[0], game_id, waiting[1])
 
     async def _decide(self, entry: Entry, game_id: str, cached: Cached, seat: int) -> None:
         games = self.games
@@ -98,6 +115,8 @@ class BotSeats:
             log.exception("bot decision %s of %s failed", decision, game_id)
 
     async def close(self) -> None:
+        self._closed = True
+        self._next.clear()
         for task in list(self._running.values()):
             task.cancel()
         for task in list(self._running.values()):
