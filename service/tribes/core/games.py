@@ -306,7 +306,12 @@ class Games:
             attempt = 0
             while True:
                 attempt += 1
-                cached, prior = await self._current(game_id, expected, request_key)
+                # a second look reads the store: the cached version may be one another
+                # replica moved on from (its timeout applied there), and looking at it
+                # again would apply the timeout here again, for ever
+                cached, prior = await self._current(
+                    game_id, expected if attempt == 1 else 0, request_key
+                )
                 entry = self.catalog.get(cached.meta.game_type)
                 game_type = entry.game.id
                 seat = self.tokens.seat_of(game_id, cached.meta.salt, cached.meta.seat_count, token)
@@ -464,9 +469,11 @@ class Games:
             if loaded.prior_version is not None:
                 return await self._joined(entry, game_id, current, loaded.prior_version)
             seat = self._seat_to_claim(entry, current, wanted)
+            # the seat's name alone changes: the clocks and the platform's end stay
+            # (as ``apply_system`` replays it)
             seats = list(current.record.seats)
-            seats[seat] = Seat(name=name, open=False, bot=seats[seat].bot)
-            record = GameRecord(current.record.listed, tuple(seats))
+            seats[seat] = replace(seats[seat], name=name, open=False)
+            record = replace(current.record, seats=tuple(seats))
             logged = LogEntry(
                 version=current.version + 1,
                 seat=seat,
@@ -488,6 +495,8 @@ class Games:
                 )
             if outcome.status is CommitStatus.APPLIED:
                 fresh = self.cache.put(game_id, outcome.version, current.state, meta, record)
+                # a bot deciding against the version before the join takes this one up
+                await self._after_commit(entry, game_id, fresh)
                 return join_response(
                     seat,
                     self.tokens.issue(game_id, seat, meta.salt),
@@ -506,7 +515,7 @@ class Games:
             raise FailedPreconditionError(
                 "this game is not listed: its seat tokens went to its creator", "NOT_LISTED"
             )
-        if entry.game.result(current.state) is not None:
+        if hosting.is_over(entry.game, current.state, record):  # or ended by the platform
             raise GameFinishedError("the game is over")
         if wanted is None:
             if not record.open_seats:

@@ -1,0 +1,147 @@
+"""Hosted play where it meets the rest of the service: a timeout another replica applied,
+joins of listed games with a clock, a bot thinking while a seat is joined.
+
+Helpers and the hand-moved clock are those of ``test_hosted``. README "Hosted play".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+import grpc
+
+from tests.service.helpers import fails
+from tests.service.test_hosted import HandClock, Stub, get, hosted, log_of, resign, until
+from tests.support.server import bearer, running_app
+from tribes.core.botseats import random_choice
+from tribes.store.redis import RedisStore
+from tribes.v1 import common_pb2 as pb
+from tribes.v1 import game_service_pb2 as spb
+
+
+async def listed(
+    stub: Stub, *, per_move: int = 0, bots: Mapping[int, str] | None = None
+) -> spb.CreateGameResponse:
+    request = spb.CreateGameRequest(
+        game_type="goofspiel",
+        seat_count=2,
+        options={"cards": "3"},
+        listed=True,
+        bots=dict(bots or {}),
+        seed=5,
+    )
+    if per_move:
+        request.time_control.CopyFrom(pb.TimeControl(per_move_seconds=per_move))
+    return await stub.CreateGame(request)
+
+
+async def join(stub: Stub, name: str, seat: int) -> spb.JoinGameResponse:
+    return await stub.JoinGame(spb.JoinGameRequest(name=name, seat=seat, player_name=f"p{seat}"))
+
+
+async def test_a_late_move_naming_its_version_finds_the_timeout_another_replica_applied(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Replica A still has the version the move names; replica B applied its timeout. The
+    move finds the game lost (it went round for ever: A's timeout against its cached
+    version lost the compare-and-set, and the next look hit the same cached version)."""
+
+    def store() -> RedisStore:
+        return RedisStore(redis_url, prefix=redis_prefix)
+
+    async with (
+        running_app(store(), sweep_interval=3600) as a,
+        running_app(store(), sweep_interval=3600) as b,
+        grpc.aio.insecure_channel(f"127.0.0.1:{a.port}") as ca,
+        grpc.aio.insecure_channel(f"127.0.0.1:{b.port}") as cb,
+    ):
+        sa, sb = Stub(ca), Stub(cb)
+        request = spb.CreateGameRequest(
+            game_type="goofspiel", seat_count=2, options={"cards": "3"}, seed=5
+        )
+        request.time_control.CopyFrom(pb.TimeControl(per_move_seconds=1))
+        created = await sa.CreateGame(request)  # A caches version 1
+        name = created.game.name
+        snap = await until(sb, name, lambda s: s.finished)  # B's reads apply the timeout
+        assert snap.version == 2
+        late = sa.ApplyMove(
+            spb.ApplyMoveRequest(name=name, move_id="bid:1", expected_version=1),
+            metadata=bearer(created.seat_tokens[1]),
+            timeout=10,  # a hang guard only
+        )
+        code, reason, _ = await fails(late)
+        assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "GAME_FINISHED")
+        log = await log_of(sb, name)
+        assert [r.move_id for r in log] == ["!timeout:0:forfeit"]
+
+
+async def test_a_join_keeps_the_listed_games_clock() -> None:
+    """A listed game's time control, and each seat's running clock, outlive the joins:
+    the deadline is still enforced (the join rebuilt the record without its clock)."""
+    clock = HandClock()
+    async with hosted(clock, sweep=3600) as (_, stub):
+        created = await listed(stub, per_move=60)
+        name = created.game.name
+        assert created.game.deadline_unix_ms == clock.ms + 60_000
+        clock.advance(10)
+        await join(stub, name, 0)
+        joined = (await join(stub, name, 1)).game
+        assert joined.time_control.per_move_seconds == 60
+        assert joined.deadline_unix_ms == created.game.deadline_unix_ms
+        assert [s.clock_since_unix_ms for s in joined.seats] == [
+            s.clock_since_unix_ms for s in created.game.seats
+        ]
+        clock.advance(51)
+        snap = await get(stub, name)
+        assert snap.finished and snap.seats[0].timed_out
+        log = await log_of(stub, name)
+        assert [r.move_id for r in log if r.move_id.startswith("!timeout")] == [
+            "!timeout:0:forfeit"
+        ]
+
+
+async def test_a_join_does_not_revive_a_game_a_resignation_ended() -> None:
+    """Ended by a resignation, a listed game stays ended: a later join is GAME_FINISHED
+    (it claimed the seat and cleared ``over``, and play went on past the result)."""
+    async with hosted(HandClock(), sweep=3600) as (_, stub):
+        created = await listed(stub)
+        name = created.game.name
+        first = await join(stub, name, 0)
+        ended = await resign(stub, name, first.seat_token)
+        assert ended.finished
+        code, reason, _ = await fails(join(stub, name, 1))
+        assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "GAME_FINISHED")
+        snap = await get(stub, name)
+        assert snap.finished and snap.version == ended.version
+        assert list(snap.result.ranks) == [2, 1] and snap.seats[1].open
+
+
+async def test_a_bot_thinking_while_a_seat_is_joined_plays_without_the_sweep() -> None:
+    """The bot chose against the version before the join: the join's version is kicked as
+    its decision ends, with no sweep in the test's time (nothing kicked it: the bot's move
+    was stale, and the bot waited for the sweep)."""
+    thinking, go = threading.Event(), threading.Event()
+    first: list[bool] = []
+
+    def held(game: Any, state: Any, seat: int, kind: str, seed: int) -> Any:
+        if not first:  # the first decision waits until the seat is joined
+            first.append(True)
+            thinking.set()
+            go.wait(10)
+        return random_choice(game, state, seat, kind, seed)
+
+    async with hosted(HandClock(), sweep=3600) as (app, stub):
+        app.games.bots.chooser = held
+        created = await listed(stub, bots={1: "random"})
+        name = created.game.name
+        assert await asyncio.to_thread(thinking.wait, 10)
+        seat = await join(stub, name, 0)
+        assert seat.game.version == 2
+        go.set()
+        snap = await until(stub, name, lambda s: 1 not in s.to_act, 10)
+        assert snap.version == 3
+        log = await log_of(stub, name)
+        assert [(r.system, r.seat) for r in log] == [(True, 0), (False, 1)]  # the join, the bot
