@@ -19,6 +19,7 @@ import pytest
 from tests.service.helpers import fails
 from tests.support.http import reason
 from tests.support.server import bearer, running_app, server_process
+from tribes.core import presence as presence_module
 from tribes.server import App
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
@@ -522,6 +523,43 @@ async def test_a_new_games_presence_is_not_read_from_the_store(
         snap = await until(stub, name, lambda s: s.seats[1].present)
         assert [s.present for s in snap.seats] == [False, True]
         watch.cancel()
+
+
+async def test_a_hold_released_during_a_refresh_pass_is_not_written_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The refresher's pass awaits each hold's touch in turn; a hold released meanwhile is
+    skipped (it was touched anyway, showing the seat present for 30 s after it left)."""
+    monkeypatch.setattr(presence_module, "REFRESH_S", 0.01)
+    store = MemoryStore()
+    async with running_app(store) as app:
+        presence = app.games.presence
+        holds = [await presence.hold("g1", seat) for seat in (0, 1)]
+        touched: list[str] = []
+        entered, go, passes = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        real = store.presence_touch
+
+        async def held_first(game_id: str, seat: int, holder: str, *times: int) -> None:
+            touched.append(holder)
+            if len(touched) == 1:
+                entered.set()
+                await go.wait()
+            if touched.count(touched[0]) >= 3:  # two more passes
+                passes.set()
+            await real(game_id, seat, holder, *times)
+
+        monkeypatch.setattr(store, "presence_touch", held_first)
+        async with asyncio.timeout(5):
+            await entered.wait()
+        other = next(h for h in holds if h.holder != touched[0])
+        await presence.release(other)
+        go.set()
+        async with asyncio.timeout(5):
+            await passes.wait()
+        assert other.holder not in touched
+        entries = await store.presence("g1")
+        assert f"{other.seat}:left" in entries and f"{other.seat}:{other.holder}" not in entries
+        await presence.release(next(h for h in holds if h is not other))
 
 
 async def test_a_presence_hold_cancelled_half_way_is_not_kept(

@@ -169,6 +169,8 @@ class Presence:
             await asyncio.sleep(REFRESH_S)
             now = self.clock.estimate()
             for hold in list(self._held):
+                if hold not in self._held:
+                    continue  # released while this pass awaited another: not written again
                 with contextlib.suppress(StoreUnavailableError):
                     await self.store.presence_touch(
                         hold.game_id, hold.seat, hold.holder, hold.since_ms, now
