@@ -259,6 +259,41 @@ async def test_a_get_after_the_deadline_applies_it_too() -> None:
         assert snap.finished and snap.seats[0].timed_out
 
 
+async def test_a_resignation_after_the_other_seats_deadline_finds_it_applied_first() -> None:
+    """No sweep: seat 0's deadline passed, then seat 1 resigns. Seat 0 lost on time first,
+    so the game is over and seat 1 wins (the resignation ended it the other way round)."""
+    clock = HandClock()
+    async with hosted(clock, sweep=3600) as (_, stub):
+        created = await create(stub, per_move=60)
+        name = created.game.name
+        await bid(stub, created, 1, 2)  # only seat 0 is on the clock now
+        clock.advance(61)
+        code, reason, _ = await fails(resign(stub, name, created.seat_tokens[1]))
+        assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "GAME_FINISHED")
+        snap = await get(stub, name)
+        assert snap.finished and snap.seats[0].timed_out and not snap.seats[1].resigned
+        assert list(snap.result.ranks) == [2, 1]
+        log = await log_of(stub, name)
+        assert [r.move_id for r in log if r.system] == ["!timeout:0:forfeit"]
+
+
+async def test_a_seat_that_lost_on_time_cannot_resign() -> None:
+    """In a larger game a seat that lost on time is played out by a bot; resigning it
+    afterwards is refused (it was counted as a resignation and the summary said so)."""
+    clock = HandClock()
+    async with hosted(clock) as (_, stub):
+        created = await create(stub, seats=3, per_move=60, options={"cards": "3"})
+        name = created.game.name
+        await bid(stub, created, 1, 1)
+        await bid(stub, created, 2, 1)
+        clock.advance(61)
+        await until(stub, name, lambda s: s.seats[0].timed_out)
+        code, reason, _ = await fails(resign(stub, name, created.seat_tokens[0]))
+        assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_RESIGNED")
+        snap = await get(stub, name)
+        assert not snap.seats[0].resigned
+
+
 async def test_a_timeout_in_a_larger_game_plays_the_seat_out_and_ranks_it_last() -> None:
     clock = HandClock()
     async with hosted(clock) as (app, stub):

@@ -794,10 +794,14 @@ class Games:
                     entry, game_id, current, seat, loaded.prior_version, "Resign"
                 )
                 return self.snapshot(entry, game_id, played.cached, seat)
+            if current.record.clock is not None and await self._timed_out(entry, game_id, current):
+                continue  # a deadline that passed first decides first (as for a move)
             if hosting.is_over(entry.game, current.state, current.record):
                 raise GameFinishedError("the game is over")
-            if current.record.seats[seat].resigned:
-                raise FailedPreconditionError("this seat has resigned already", "ALREADY_RESIGNED")
+            gone = current.record.seats[seat]
+            if gone.resigned or gone.timed_out:
+                why = "has resigned already" if gone.resigned else "has lost on time already"
+                raise FailedPreconditionError(f"this seat {why}", "ALREADY_RESIGNED")
             record = hosting.left(current.record, seat, "resign")
             logged = self._system_entry(current, seat, resign_id(seat), f"Seat {seat} resigned")
             outcome = await self._commit_record(
