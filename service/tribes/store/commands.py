@@ -85,6 +85,26 @@ class _torn_down:
             raise ConnectionError(f"the connection was torn down: {exc}") from exc
 
 
+def _with_wait(
+    command: str, script: Script, keys: Sequence[str], args: Sequence[Arg], replicas: int, ms: int
+) -> list[tuple[Arg, ...]]:
+    """The script (by EVALSHA or EVAL) and a WAIT for ``replicas`` after it, to pipeline."""
+    body = script.sha if command == "EVALSHA" else script.source
+    return [(command, body, len(keys), *keys, *args), ("WAIT", replicas, ms)]
+
+
+async def _exchange_with_wait(conn: AbstractConnection, packed: Any) -> tuple[Any, Any]:
+    """Send a packed script and its WAIT on one connection and read both replies: (the
+    script's reply, or its error reply as the exception, WAIT's count)."""
+    await conn.send_packed_command(packed, check_health=False)
+    first: Any
+    try:
+        first = await conn.read_response()
+    except ResponseError as exc:
+        first = exc
+    return first, await conn.read_response()
+
+
 class Script:
     """A Lua script run by its SHA1 (EVALSHA), loaded on first use or after a flush."""
 
@@ -203,10 +223,9 @@ class ConnectionCommands(Commands):
         self, script: Script, keys: Sequence[str], args: Sequence[Arg], replicas: int, ms: int
     ) -> tuple[Any, int]:
         for command in ("EVALSHA", "EVAL"):
-            body = script.sha if command == "EVALSHA" else script.source
             try:
                 packed = self._packer.pack_commands(
-                    [(command, body, len(keys), *keys, *args), ("WAIT", replicas, ms)]
+                    _with_wait(command, script, keys, args, replicas, ms)
                 )
             except (ValueError, TypeError) as exc:
                 raise DataError(f"cannot pack the command: {type(exc).__name__}") from exc
@@ -217,13 +236,7 @@ class ConnectionCommands(Commands):
                     with _torn_down():
                         if not conn.is_connected:
                             await conn.connect()
-                        await conn.send_packed_command(packed, check_health=False)
-                        first: Any
-                        try:
-                            first = await conn.read_response()
-                        except ResponseError as exc:
-                            first = exc
-                        acked = await conn.read_response()
+                        first, acked = await _exchange_with_wait(conn, packed)
                     clean = True
                 finally:
                     if clean and not self._closed:
@@ -304,18 +317,11 @@ class ClusterCommands(Commands):
             clean = False
             try:
                 for command in ("EVALSHA", "EVAL"):
-                    body = script.sha if command == "EVALSHA" else script.source
                     packed = conn.pack_commands(
-                        [(command, body, len(keys), *keys, *args), ("WAIT", replicas, ms)]
+                        _with_wait(command, script, keys, args, replicas, ms)
                     )
                     with _torn_down():
-                        await conn.send_packed_command(packed, check_health=False)
-                        first: Any
-                        try:
-                            first = await conn.read_response()
-                        except ResponseError as exc:
-                            first = exc
-                        acked = await conn.read_response()
+                        first, acked = await _exchange_with_wait(conn, packed)
                     if isinstance(first, NoScriptError) and command == "EVALSHA":
                         continue
                     clean = True
