@@ -16,6 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
+from tribes.engine import IllegalMoveError
 from tribes.engine.driver import find_move, play
 from tribes.games.tribes_early_civilization import GAME
 from tribes.games.tribes_early_civilization.data import (
@@ -198,6 +201,17 @@ def keys(state: State, seat: int | None = None) -> list[str]:
     if seat is None:
         (seat,) = GAME.to_act(state)
     return [m.key for m in GAME.legal_moves(state, seat)]
+
+
+def refused(state: State, key: str) -> str:
+    """The message of the IllegalMoveError that refuses ``key`` for whoever is to act; the
+    state stays as it was."""
+    before = GAME.encode(state)
+    (seat,) = GAME.to_act(state)
+    with pytest.raises(IllegalMoveError) as refusal:
+        find_move(GAME, state, seat, key)
+    assert GAME.encode(state) == before
+    return refusal.value.message
 
 
 def do(state: State, *moves: str, invariants: bool = True) -> State:

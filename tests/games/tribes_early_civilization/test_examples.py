@@ -6,18 +6,15 @@ Territories and sequences are written in the spec's notation (see ``fixtures``).
 
 from __future__ import annotations
 
-import pytest
-
 from tests.games.tribes_early_civilization.fixtures import (
     build,
     do,
     keys,
+    refused,
     row_text,
     slot_of,
     tile,
 )
-from tribes.engine import IllegalMoveError
-from tribes.engine.driver import find_move
 from tribes.engine.rng import Rng
 from tribes.games.tribes_early_civilization import GAME
 from tribes.games.tribes_early_civilization.data import Event, Terrain, Track
@@ -27,16 +24,6 @@ from tribes.games.tribes_early_civilization.state import Arrow, BoardCell, Phase
 
 START = "(0,0):GOAT[0] (1,0):WHEAT[0] (0,1):GOLD[0]"
 TRIANGLE_FRONTIER = {"-1,0", "0,-1", "1,-1", "-1,1", "2,0", "1,1", "2,-1", "0,2", "-1,2"}
-
-
-def _refused(state: State, key: str) -> str:
-    """The move is refused (IllegalMoveError) and the state stays as it was."""
-    before = GAME.encode(state)
-    (seat,) = GAME.to_act(state)
-    with pytest.raises(IllegalMoveError) as refused:
-        find_move(GAME, state, seat, key)
-    assert GAME.encode(state) == before
-    return refused.value.message
 
 
 def _cells(moves: list[str]) -> set[str]:
@@ -112,7 +99,7 @@ def test_ex3_without_shells_only_the_first_tile() -> None:
         players={0: {"tiles": "(0,0):GOAT[1] (1,0):WHEAT[0] (0,1):GOLD[0]", "shells": 0}},
     )
     assert keys(state) == ["tile:0:action"]
-    assert "costs 1 shells; you have 0" in _refused(state, "tile:1:action")
+    assert "costs 1 shells; you have 0" in refused(state, "tile:1:action")
 
 
 # -- Ex 4-6: the actions ------------------------------------------------------------------
@@ -141,7 +128,7 @@ def test_ex4_procreate_only_onto_occupied_tiles() -> None:
     assert after.players[0].reserve == 11
     split = do(state, "member:0,0")
     assert keys(split) == ["member:0,0", "member:1,0"]  # GOAT+1, WHEAT+1 is legal too
-    assert "(0,1) is empty" in _refused(state, "member:0,1")
+    assert "(0,1) is empty" in refused(state, "member:0,1")
 
 
 def test_ex5_move_three_steps_split() -> None:
@@ -156,7 +143,7 @@ def test_ex5_move_three_steps_split() -> None:
     state = do(state, "tile:0:action")
     assert state.phase is Phase.MOVE_STEPS and state.pending is not None
     assert state.pending.left == 3
-    assert "not adjacent" in _refused(state, "step:0,0:2,0")
+    assert "not adjacent" in refused(state, "step:0,0:2,0")
     state = do(state, "step:0,0:0,1", "step:0,1:1,1", "step:2,0:1,0")
     members = {(t.hex.q, t.hex.r): t.members for t in state.players[0].tiles}
     assert members == {(0, 0): 1, (1, 0): 1, (0, 1): 0, (1, 1): 1, (2, 0): 0}
@@ -325,7 +312,7 @@ def test_ex11_arrow_token_to_weaving() -> None:
     state = do(state, "tile:0:achieve")
     weaving = [k for k in keys(state) if "o_weaving" in k]
     assert weaving == ["achieve:o_weaving:new-arrow:g_cheese"]
-    assert "route to Weaving is your new arrow" in _refused(state, "achieve:o_weaving:direct")
+    assert "route to Weaving is your new arrow" in refused(state, "achieve:o_weaving:direct")
     state = do(state, "achieve:o_weaving:new-arrow:g_cheese")
     assert state.arrows == (Arrow(0, BoardCell(2, 2), BoardCell(3, 3)),)
     assert not state.players[0].arrow_available
@@ -597,8 +584,8 @@ def test_ex19_procreate_with_empty_reserve_relocates() -> None:
     assert state.pending.left == 3
     legal = keys(state)
     assert len(legal) == 7 and "end-relocate" in legal and "relocate:0,0:2,0" in legal
-    assert "empty" in _refused(state, "relocate:0,0:3,0")
-    assert "empty" in _refused(state, "relocate:0,0:0,1")
+    assert "empty" in refused(state, "relocate:0,0:3,0")
+    assert "empty" in refused(state, "relocate:0,0:0,1")
     state = do(state, "relocate:1,0:0,0", "relocate:2,0:0,0")
     assert tile(state, 0, 0, 0).members == 15
     assert GAME.to_act(state) == (1,) and state.phase is Phase.TURN_CHOOSE_TILE
@@ -627,8 +614,8 @@ def test_ex20_restores_in_place_of_missing_draws() -> None:
     assert state.phase is Phase.EXPLORE_RESTORE and state.pending is not None
     assert state.pending.left == 3
     assert keys(state) == ["end-explore", "restore:-1,2", "restore:2,-1"]
-    assert "without tribe members" in _refused(state, "restore:0,0")
-    assert "not exhausted" in _refused(state, "restore:0,1")
+    assert "without tribe members" in refused(state, "restore:0,0")
+    assert "not exhausted" in refused(state, "restore:0,1")
     state = do(state, "restore:2,-1", "restore:-1,2", invariants=False)
     assert not tile(state, 0, 2, -1).exhausted and not tile(state, 0, -1, 2).exhausted
     assert sum(state.bag) == 0
@@ -692,7 +679,7 @@ def test_ex22_green_needs_one_genuine_tile() -> None:
     assert slot_of(state, "G_SMELTING").face_up
     state = do(state, "tile:0:achieve")
     assert not [k for k in keys(state) if "g_smelting" in k]
-    assert "one genuine tile" in _refused(state, "achieve:g_smelting:direct")
+    assert "one genuine tile" in refused(state, "achieve:g_smelting:direct")
 
 
 def test_ex23_orange_with_two_wilds() -> None:

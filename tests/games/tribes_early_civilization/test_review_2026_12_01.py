@@ -14,10 +14,10 @@ from dataclasses import replace
 
 import pytest
 
-from tests.games.tribes_early_civilization.fixtures import build, do, keys, slot_of, tile
+from tests.games.tribes_early_civilization.fixtures import build, do, keys, refused, slot_of, tile
 from tests.games.tribes_early_civilization.support import perturb
-from tribes.engine import SPECTATOR, IllegalMoveError, MalformedMoveError
-from tribes.engine.driver import find_move, new_game, play
+from tribes.engine import SPECTATOR, MalformedMoveError
+from tribes.engine.driver import new_game, play
 from tribes.engine.rng import Rng
 from tribes.games.tribes_early_civilization import GAME
 from tribes.games.tribes_early_civilization.data import BOARDS, Board, Event, Terrain
@@ -43,16 +43,6 @@ WORN = "(0,0):GOAT[1] (1,0):WHEAT*[0] (0,1):GOLD*[0] (2,0):HORSE*[1]"
 
 def _event_first(event: str, shells: int = 0) -> str:
     return f"{event}({shells}) {MOVE_FIRST}"
-
-
-def _refused(state: State, key: str) -> str:
-    """The move is refused and the state stays as it was (review item 33)."""
-    before = GAME.encode(state)
-    (seat,) = GAME.to_act(state)
-    with pytest.raises(IllegalMoveError) as refused:
-        find_move(GAME, state, seat, key)
-    assert GAME.encode(state) == before
-    return refused.value.message
 
 
 def _random_game(seats: int, seed: int, options: dict[str, str] | None = None) -> State:
@@ -207,7 +197,7 @@ def test_gain_land_short_draw_places_then_restores_for_the_rest() -> None:
     assert state.phase is Phase.EXPLORE_PLACE and state.pending is not None
     assert state.pending.left == 1 and state.pending.shortfall == 1
     assert "end-explore" not in keys(state)
-    _refused(state, "end-explore")
+    refused(state, "end-explore")
     state = do(state, "land:goat:-1,0", invariants=False)
     assert tile(state, 0, -1, 0).terrain is Terrain.GOAT and sum(state.bag) == 0
     assert state.phase is Phase.EXPLORE_RESTORE and state.pending is not None
