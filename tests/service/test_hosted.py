@@ -259,6 +259,15 @@ async def test_a_get_after_the_deadline_applies_it_too() -> None:
         assert snap.finished and snap.seats[0].timed_out
 
 
+async def seat_0_out_of_time(stub: Stub, clock: HandClock) -> spb.CreateGameResponse:
+    """A 3-seat game, 60 s a move: seats 1 and 2 have bid, seat 0's deadline has passed."""
+    created = await create(stub, seats=3, per_move=60, options={"cards": "3"})
+    await bid(stub, created, 1, 1)
+    await bid(stub, created, 2, 1)
+    clock.advance(61)
+    return created
+
+
 async def test_a_resignation_after_the_other_seats_deadline_finds_it_applied_first() -> None:
     """No sweep: seat 0's deadline passed, then seat 1 resigns. Seat 0 lost on time first,
     so the game is over and seat 1 wins (the resignation ended it the other way round)."""
@@ -282,11 +291,8 @@ async def test_a_seat_that_lost_on_time_cannot_resign() -> None:
     afterwards is refused (it was counted as a resignation and the summary said so)."""
     clock = HandClock()
     async with hosted(clock) as (_, stub):
-        created = await create(stub, seats=3, per_move=60, options={"cards": "3"})
+        created = await seat_0_out_of_time(stub, clock)
         name = created.game.name
-        await bid(stub, created, 1, 1)
-        await bid(stub, created, 2, 1)
-        clock.advance(61)
         await until(stub, name, lambda s: s.seats[0].timed_out)
         code, reason, _ = await fails(resign(stub, name, created.seat_tokens[0]))
         assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_RESIGNED")
@@ -297,11 +303,8 @@ async def test_a_seat_that_lost_on_time_cannot_resign() -> None:
 async def test_a_timeout_in_a_larger_game_plays_the_seat_out_and_ranks_it_last() -> None:
     clock = HandClock()
     async with hosted(clock) as (app, stub):
-        created = await create(stub, seats=3, per_move=60, options={"cards": "3"})
+        created = await seat_0_out_of_time(stub, clock)
         name = created.game.name
-        await bid(stub, created, 1, 1)
-        await bid(stub, created, 2, 1)
-        clock.advance(61)
         snap = await until(stub, name, lambda s: s.seats[0].timed_out and s.version >= 5)
         assert not snap.finished
         assert snap.seats[0].bot == "random"  # the service plays the seat from now on
