@@ -73,7 +73,7 @@ return prior
 # ARGV: expected version, state, log entry, finished "0"/"1", channel, has request "0"/"1"
 # The store's constants — @IDLE@, @FINISHED@, @REQUEST@ (ttls, s) and @PUBLISH@ (PUBLISH,
 # or SPUBLISH on a cluster: the channel is in the slot) — are written into the source
-# when the store is made (``_commit_script``), so each commit sends only what varies.
+# when the store is made (``_with_constants``), so each commit sends only what varies.
 _COMMIT = """
 if ARGV[6] == '1' then
   local prior = redis.call('GET', KEYS[3])
@@ -102,33 +102,28 @@ return {0, nv}
 """
 
 
-def _commit_script(ttls: Ttls, publish: str) -> Script:
-    constants = {
-        "@IDLE@": str(int(ttls.idle)),
-        "@FINISHED@": str(int(ttls.finished)),
-        "@REQUEST@": str(int(ttls.request)),
-        "@PUBLISH@": publish,
-    }
-    source = _COMMIT
-    for name, value in constants.items():
-        source = source.replace(name, value)
-    return Script(source)
-
-
-# KEYS: presence hash. ARGV: field to drop ("" for none), field to set, its value,
-#       keep ms, channel, the publish command.
+# KEYS: presence hash. ARGV: field to drop ("" for none), field to set, its value, channel.
+# Constants as in the commit script: @KEEP_MS@ (how long the hash is kept) and @PUBLISH@.
 # The notice carries every entry ("field=value" lines), so no replica reads them again.
-_PRESENCE = Script("""
+_PRESENCE = """
 if ARGV[1] ~= '' then redis.call('HDEL', KEYS[1], ARGV[1]) end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], @KEEP_MS@)
 local all = redis.call('HGETALL', KEYS[1])
 local lines = {}
 for i = 1, #all, 2 do lines[#lines + 1] = all[i] .. '=' .. all[i + 1] .. '\\n' end
 local notice = table.concat(lines)
-redis.call(ARGV[6], ARGV[5], '0:' .. notice)
+redis.call('@PUBLISH@', ARGV[4], '0:' .. notice)
 return notice
-""")
+"""
+
+
+def _with_constants(source: str, constants: dict[str, str]) -> Script:
+    """A script with the store's constants written into its source (``@NAME@``)."""
+    for name, value in constants.items():
+        source = source.replace(name, value)
+    return Script(source)
+
 
 _STATUS = {
     0: CommitStatus.APPLIED,
@@ -157,7 +152,19 @@ class RedisStore(Store):
         )
         self._min_replicas = min_replicas
         self._replica_wait_ms = replica_wait_ms
-        self._commit = _commit_script(ttls, self._redis.feed.publish)
+        publish = self._redis.feed.publish
+        self._commit = _with_constants(
+            _COMMIT,
+            {
+                "@IDLE@": str(int(ttls.idle)),
+                "@FINISHED@": str(int(ttls.finished)),
+                "@REQUEST@": str(int(ttls.request)),
+                "@PUBLISH@": publish,
+            },
+        )
+        self._presence = _with_constants(
+            _PRESENCE, {"@KEEP_MS@": str(_PRESENCE_KEEP_MS), "@PUBLISH@": publish}
+        )
         self._pubsub_client = self._redis.pubsub_client()
         self._fanout = _Fanout(self._pubsub_client, self._redis.feed)
 
@@ -354,12 +361,9 @@ class RedisStore(Store):
         self, game_id: str, drop: str, field: str, since_ms: int, seen_ms: int
     ) -> bytes:
         keys = [self.keys.presence(game_id)]
-        args: list[Arg] = [
-            *(drop, field, f"{since_ms}:{seen_ms}", _PRESENCE_KEEP_MS),
-            *(self.keys.changes(game_id), self._redis.feed.publish),
-        ]
+        args: list[Arg] = [drop, field, f"{since_ms}:{seen_ms}", self.keys.changes(game_id)]
         with _unavailable("presence"):
-            return _bytes(await self._redis.run(_PRESENCE, keys, args))
+            return _bytes(await self._redis.run(self._presence, keys, args))
 
     async def presence(self, game_id: str) -> PresenceEntries:
         with _unavailable("presence"):
