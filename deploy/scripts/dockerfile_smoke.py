@@ -182,12 +182,25 @@ def copy_tree(source: Path, target: Path, base: Path, patterns: list[str]) -> No
         shutil.copy2(source, target)
 
 
+def pyenv_python(version: str) -> str | None:
+    """``pythonX.Y`` from pyenv's versions (``$PYENV_ROOT``, else ~/.pyenv) when it is not
+    on PATH: the newest patch release installed there, or None."""
+    root = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
+    found = [
+        (int(patch), path)
+        for path in (root / "versions").glob(f"{version}.*/bin/python{version}")
+        if (patch := path.parents[1].name.removeprefix(f"{version}.")).isdigit()
+        and os.access(path, os.X_OK)
+    ]
+    return str(max(found)[1]) if found else None
+
+
 def step_from(image: Image, args: str) -> None:
     base = args.split()[0]
     match = re.match(r"python:(\d+\.\d+)", base)
     if not match:
         raise SystemExit(f"FROM {base}: only python:X.Y bases can be stood in for here")
-    found = shutil.which(f"python{match.group(1)}")
+    found = shutil.which(f"python{match.group(1)}") or pyenv_python(match.group(1))
     if found is None:
         raise CannotStandIn(f"FROM {base}: python{match.group(1)} is not installed on this machine")
     real = subprocess.run(

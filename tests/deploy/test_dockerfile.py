@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from tests.deploy.support import DEPLOY, K8S, documents, run, tool
 from tests.support.parts import missing_part
 
@@ -111,3 +113,19 @@ def test_dockerfile_steps_build_a_server_that_serves(redis_url: str, redis_prefi
     assert re.search(r"^game types: .*\bfive_tribes\b", output, re.M)  # the stubs installed
     assert "SIGTERM: exit status 0" in output
     assert "dockerfile smoke: passed" in output
+
+
+def test_the_dockerfiles_python_is_also_found_among_pyenvs_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pythonX.Y that is not on PATH but installed by pyenv stands in for the image's
+    (so the smoke runs instead of skipping); the newest patch release wins."""
+    smoke = smoke_module()
+    for patch in ("2", "10", "9"):
+        bin_dir = tmp_path / "versions" / f"3.99.{patch}" / "bin"
+        bin_dir.mkdir(parents=True)
+        (bin_dir / "python3.99").symlink_to(sys.executable)
+    (tmp_path / "versions" / "3.99.x" / "bin").mkdir(parents=True)  # not a release: ignored
+    monkeypatch.setenv("PYENV_ROOT", str(tmp_path))
+    assert smoke.pyenv_python("3.99") == str(tmp_path / "versions/3.99.10/bin/python3.99")
+    assert smoke.pyenv_python("3.98") is None

