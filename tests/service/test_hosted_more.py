@@ -14,9 +14,19 @@ from typing import Any
 import grpc
 
 from tests.service.helpers import fails
-from tests.service.test_hosted import HandClock, Stub, get, hosted, log_of, resign, until
+from tests.service.test_hosted import (
+    HandClock,
+    Stub,
+    create,
+    get,
+    hosted,
+    log_of,
+    resign,
+    until,
+)
 from tests.support.server import bearer, running_app
 from tribes.core.botseats import random_choice
+from tribes.store import StoreUnavailableError
 from tribes.store.redis import RedisStore
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
@@ -145,3 +155,24 @@ async def test_a_bot_thinking_while_a_seat_is_joined_plays_without_the_sweep() -
         assert snap.version == 3
         log = await log_of(stub, name)
         assert [(r.system, r.seat) for r in log] == [(True, 0), (False, 1)]  # the join, the bot
+
+
+async def test_a_bot_decision_the_store_refused_gives_its_lease_back() -> None:
+    """A decision whose move the store refused (unavailable) hands its lease back, so the
+    sweep's next look plays it: it waited out the whole lease (30 s) first."""
+    async with hosted(HandClock()) as (app, stub):  # the store's clock stands still
+        games = app.games
+        real, refused = games.play_as, []
+
+        async def unavailable_once(*args: Any) -> int:
+            if not refused:
+                refused.append(args)
+                raise StoreUnavailableError("redis commit failed: ConnectionError")
+            return await real(*args)
+
+        games.play_as = unavailable_once  # type: ignore[method-assign]
+        created = await create(stub, bots={1: "random"})
+        snap = await until(stub, created.game.name, lambda s: 1 not in s.to_act, 10)
+        assert len(refused) == 1 and snap.version == 2
+        log = await log_of(stub, created.game.name)
+        assert [(r.system, r.seat) for r in log] == [(False, 1)]

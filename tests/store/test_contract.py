@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tribes.store import CommitStatus, Store, StoreUnavailableError, Ttls
+from tribes.core.sessions import Inbox
+from tribes.store import CommitStatus, Store, StoreUnavailableError, Ttls, decode_presence
 from tribes.store.commands import ClusterCommands
 from tribes.store.connect import commands_for
 from tribes.store.memory import MemoryStore
@@ -159,6 +160,17 @@ async def test_watch_sees_every_commit_in_order(store: Store) -> None:
     assert [(c.version, c.state) for c in seen] == [(2, b"s1"), (3, b"s2"), (4, b"s3")]
 
 
+async def test_a_watch_may_be_the_first_thing_a_store_does(store: Store) -> None:
+    """Subscribing before any command was sent works (a cluster client learns its slots
+    first)."""
+    async with store.watch("g1") as changes:
+        await store.create("g1", b"m", b"s0")
+        await store.commit("g1", 1, b"s1", b"e", finished=False)
+        async with asyncio.timeout(5):
+            change = await changes.get()
+    assert (change.version, change.state) == (2, b"s1")
+
+
 async def test_watchers_of_other_games_see_nothing(store: Store) -> None:
     """A change to one game is not delivered to watchers of another."""
     await store.create("g1", b"m", b"s0")
@@ -215,6 +227,46 @@ async def test_shared_secret_first_proposal_wins(store: Store) -> None:
 async def test_ping_answers(store: Store) -> None:
     """A reachable store answers ping."""
     await store.ping()
+
+
+async def test_a_lease_is_given_back_only_by_its_holder(store: Store) -> None:
+    """One holder at a time; giving back someone else's lease does nothing, giving back
+    one's own frees it at once."""
+    assert await store.claim("g1", "bot:2:1", 30_000, "a")
+    assert not await store.claim("g1", "bot:2:1", 30_000, "b")
+    await store.unclaim("g1", "bot:2:1", "b")
+    assert not await store.claim("g1", "bot:2:1", 30_000, "b")
+    await store.unclaim("g1", "bot:2:1", "a")
+    assert await store.claim("g1", "bot:2:1", 30_000, "b")
+    assert await store.claim("g1", "bot:3:1", 30_000, "a")  # another name, another lease
+
+
+async def test_presence_enter_touch_and_leave(store: Store) -> None:
+    """A holder's entry is written on enter (every entry returned and announced), moved
+    on by a touch, and replaced on leave by the seat's "left" mark."""
+    async with store.watch("g1", Inbox()) as inbox:
+        entries = await store.presence_enter("g1", 0, "h1", 1_000)
+        assert entries == {"0:h1": (1_000, 1_000)}
+        async with asyncio.timeout(5):
+            _, _, notice = await inbox.next()  # type: ignore[attr-defined]
+        assert notice is not None and decode_presence(notice) == entries
+    await store.presence_touch("g1", 0, "h1", 1_000, 5_000)
+    assert await store.presence("g1") == {"0:h1": (1_000, 5_000)}
+    await store.presence_leave("g1", 0, "h1", 6_000)
+    assert await store.presence("g1") == {"0:left": (6_000, 6_000)}
+
+
+async def test_a_presence_touch_after_the_leave_writes_nothing(store: Store) -> None:
+    """A refresh that was in flight when its holder left must not bring the holder back
+    (the seat would show present for the expiry time after it left)."""
+    await store.presence_enter("g1", 1, "h1", 1_000)
+    await store.presence_enter("g1", 1, "h2", 1_500)
+    await store.presence_leave("g1", 1, "h1", 2_000)
+    await store.presence_touch("g1", 1, "h1", 1_000, 3_000)  # lands after the leave
+    await store.presence_touch("g1", 1, "h2", 1_500, 3_000)
+    assert await store.presence("g1") == {"1:h2": (1_500, 3_000), "1:left": (2_000, 2_000)}
+    await store.presence_touch("g2", 0, "h9", 1_000, 3_000)  # never entered
+    assert await store.presence("g2") == {}
 
 
 async def test_memory_store_expires_idle_games() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,7 @@ class BotSeats:
         self._next: dict[str, tuple[Entry, Cached]] = {}
         self._slots = asyncio.Semaphore(MAX_RUNNING)
         self._closed = False
+        self._holder = f"{os.getpid()}-{os.urandom(4).hex()}"  # this process's leases
 
     def to_play(self, entry: Entry, cached: Cached) -> int | None:
         """The seat a bot should move for now, if any."""
@@ -97,10 +99,12 @@ class BotSeats:
     async def _decide(self, entry: Entry, game_id: str, cached: Cached, seat: int) -> None:
         games = self.games
         decision = f"bot:{cached.version}:{seat}"
+        claimed = False
         try:
             async with self._slots:
-                if not await games.store.claim(game_id, decision, LEASE_MS):
+                if not await games.store.claim(game_id, decision, LEASE_MS, self._holder):
                     return  # another replica is on it
+                claimed = True
                 kind = cached.record.seats[seat].bot or hosting.DEFAULT_BOT
                 seed = (cached.meta.seed ^ (cached.version * 0x9E3779B97F4A7C15)) & (2**64 - 1)
                 move = await asyncio.to_thread(
@@ -111,8 +115,18 @@ class BotSeats:
                 log.debug("bot %s moved %s in %s at %d", kind, move.key, game_id, played)
         except KNOWN as exc:  # the game moved on, or the store is away: the sweep retries
             log.debug("bot decision %s of %s not played: %s", decision, game_id, exc)
+            await self._give_back(claimed, game_id, decision)
         except Exception:
             log.exception("bot decision %s of %s failed", decision, game_id)
+            await self._give_back(claimed, game_id, decision)
+
+    async def _give_back(self, claimed: bool, game_id: str, decision: str) -> None:
+        """A decision not played hands its lease back at once, so the sweep's next look
+        (here or on another replica) may take it without waiting for it to expire; its
+        request id still lands the move once if the refused commit did land."""
+        if claimed:
+            with contextlib.suppress(*KNOWN):
+                await self.games.store.unclaim(game_id, decision, self._holder)
 
     async def close(self) -> None:
         self._closed = True

@@ -222,14 +222,22 @@ class Store(abc.ABC):
         """Up to ``count`` games whose time has come, earliest first."""
 
     @abc.abstractmethod
-    async def claim(self, game_id: str, name: str, ttl_ms: int) -> bool:
-        """Take the lease ``name`` of a game for ``ttl_ms``; False if someone holds it."""
+    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str = "1") -> bool:
+        """Take the lease ``name`` of a game for ``ttl_ms`` as ``holder``; False if
+        someone holds it."""
+
+    @abc.abstractmethod
+    async def unclaim(self, game_id: str, name: str, holder: str) -> None:
+        """Give back a lease ``holder`` took, before it expires; one that expired and
+        was taken by somebody else since stays theirs."""
 
     @abc.abstractmethod
     async def presence_touch(
         self, game_id: str, seat: int, holder: str, since_ms: int, seen_ms: int
     ) -> None:
-        """``holder`` (a session or watch) has ``seat`` open since ``since_ms``, seen now."""
+        """``holder`` (a session or watch) has ``seat`` open since ``since_ms``, seen now:
+        written only while its entry is there (a refresh landing after the holder's
+        leave writes nothing)."""
 
     @abc.abstractmethod
     async def presence_enter(

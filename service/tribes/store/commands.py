@@ -139,6 +139,11 @@ class Commands(abc.ABC):
     def pubsub_client(self) -> Any:
         """A redis-py client whose ``pubsub()`` serves the change feed."""
 
+    async def ready_to_subscribe(self) -> None:
+        """Make the change feed's client able to subscribe (a cluster's must know its
+        slots first, even before this store has sent any command)."""
+        return None
+
     @abc.abstractmethod
     async def close(self) -> None:
         """Close every connection."""
@@ -338,6 +343,12 @@ class ClusterCommands(Commands):
 
     def pubsub_client(self) -> Any:
         return self._client
+
+    async def ready_to_subscribe(self) -> None:
+        if not self._client.nodes_manager.default_node:
+            async with asyncio.timeout(self._timeout * 3):
+                with _torn_down():
+                    await self._client.initialize()
 
     async def close(self) -> None:
         await self._client.aclose()

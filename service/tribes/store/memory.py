@@ -64,7 +64,7 @@ class MemoryStore(Store):
         self._watchers: dict[str, set[Mailbox]] = {}
         self._lobby: dict[str, dict[str, int]] = {}  # kind -> game id -> created_ms
         self._due: dict[str, int] = {}
-        self._leases: dict[tuple[str, str], float] = {}
+        self._leases: dict[tuple[str, str], tuple[float, str]] = {}  # -> (expiry, holder)
         self._presence: dict[str, PresenceEntries] = {}
         self._secret: bytes | None = None
         self._closed = False
@@ -208,20 +208,31 @@ class MemoryStore(Store):
         due = sorted((when, g) for g, when in self._due.items() if when <= when_ms)
         return [g for _, g in due[:count]]
 
-    async def claim(self, game_id: str, name: str, ttl_ms: int) -> bool:
+    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str = "1") -> bool:
+        self._check_open()
         now = self._clock()
         key = (game_id, name)
-        if self._leases.get(key, 0.0) > now:
+        if self._leases.get(key, (0.0, ""))[0] > now:
             return False
-        self._leases[key] = now + ttl_ms / 1000
+        self._leases[key] = (now + ttl_ms / 1000, holder)
         if len(self._leases) > 10_000:
-            self._leases = {k: v for k, v in self._leases.items() if v > now}
+            self._leases = {k: v for k, v in self._leases.items() if v[0] > now}
         return True
+
+    async def unclaim(self, game_id: str, name: str, holder: str) -> None:
+        self._check_open()
+        key = (game_id, name)
+        lease = self._leases.get(key)
+        if lease is not None and lease[1] == holder:
+            del self._leases[key]
 
     async def presence_touch(
         self, game_id: str, seat: int, holder: str, since_ms: int, seen_ms: int
     ) -> None:
-        self._presence.setdefault(game_id, {})[f"{seat}:{holder}"] = (since_ms, seen_ms)
+        self._check_open()
+        entries = self._presence.get(game_id, {})
+        if f"{seat}:{holder}" in entries:  # a holder that left is not brought back
+            entries[f"{seat}:{holder}"] = (since_ms, seen_ms)
 
     async def presence_enter(
         self, game_id: str, seat: int, holder: str, since_ms: int

@@ -118,6 +118,23 @@ return notice
 """
 
 
+# KEYS: a lease. ARGV: its holder. Only the holder's own lease is given back.
+_UNCLAIM = Script("""
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+""")
+
+# KEYS: presence hash. ARGV: the holder's field, its new value. Only a holder still
+# entered is refreshed: a refresh that was in flight when its holder left writes nothing
+# (it would bring the holder back, present until it expires).
+_PRESENCE_TOUCH = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], @KEEP_MS@)
+return 1
+"""
+
+
 def _with_constants(source: str, constants: dict[str, str]) -> Script:
     """A script with the store's constants written into its source (``@NAME@``)."""
     for name, value in constants.items():
@@ -164,6 +181,9 @@ class RedisStore(Store):
         )
         self._presence = _with_constants(
             _PRESENCE, {"@KEEP_MS@": str(_PRESENCE_KEEP_MS), "@PUBLISH@": publish}
+        )
+        self._presence_touch = _with_constants(
+            _PRESENCE_TOUCH, {"@KEEP_MS@": str(_PRESENCE_KEEP_MS)}
         )
         self._pubsub_client = self._redis.pubsub_client()
         self._fanout = _Fanout(self._pubsub_client, self._redis.feed)
@@ -266,6 +286,8 @@ class RedisStore(Store):
     async def watch(self, game_id: str, mailbox: Mailbox | None = None) -> AsyncIterator[Mailbox]:
         channel = self.keys.changes(game_id).encode()
         mailbox = mailbox if mailbox is not None else Mailbox()
+        with _unavailable("subscribe"):
+            await self._redis.ready_to_subscribe()
         await self._fanout.subscribe(channel, mailbox)
         try:
             yield mailbox
@@ -332,20 +354,24 @@ class RedisStore(Store):
             )
         return [_bytes(member).decode() for member in raw]
 
-    async def claim(self, game_id: str, name: str, ttl_ms: int) -> bool:
+    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str = "1") -> bool:
         with _unavailable("claim"):
             taken = await self._redis.execute(
-                "SET", self.keys.lease(game_id, name), "1", "NX", "PX", ttl_ms
+                "SET", self.keys.lease(game_id, name), holder, "NX", "PX", ttl_ms
             )
         return taken is not None
+
+    async def unclaim(self, game_id: str, name: str, holder: str) -> None:
+        with _unavailable("claim"):
+            await self._redis.run(_UNCLAIM, [self.keys.lease(game_id, name)], [holder])
 
     async def presence_touch(
         self, game_id: str, seat: int, holder: str, since_ms: int, seen_ms: int
     ) -> None:
-        key = self.keys.presence(game_id)
+        keys = [self.keys.presence(game_id)]
+        args: list[Arg] = [f"{seat}:{holder}", f"{since_ms}:{seen_ms}"]
         with _unavailable("presence"):
-            await self._redis.execute("HSET", key, f"{seat}:{holder}", f"{since_ms}:{seen_ms}")
-            await self._redis.execute("PEXPIRE", key, _PRESENCE_KEEP_MS)
+            await self._redis.run(self._presence_touch, keys, args)
 
     async def presence_enter(
         self, game_id: str, seat: int, holder: str, since_ms: int
