@@ -176,3 +176,22 @@ async def test_a_bot_decision_the_store_refused_gives_its_lease_back() -> None:
         assert len(refused) == 1 and snap.version == 2
         log = await log_of(stub, created.game.name)
         assert [(r.system, r.seat) for r in log] == [(False, 1)]
+
+
+async def test_a_watch_ends_after_the_final_snapshot_of_a_game_ended_by_resignation() -> None:
+    """A resignation (or a forfeit on time) ends a 2-seat game that its rules have not
+    finished: the watch sends that final snapshot and ends, as a session does (it stayed
+    open, waiting for versions that never come)."""
+    async with hosted(HandClock(), sweep=3600) as (_, stub):
+        created = await create(stub)
+        name = created.game.name
+        watch = stub.WatchGame(
+            spb.WatchGameRequest(name=name), metadata=bearer(created.seat_tokens[1])
+        )
+        first = await watch.read()
+        assert not first.finished
+        await resign(stub, name, created.seat_tokens[0])
+        async with asyncio.timeout(10):
+            final = await watch.read()
+            assert final.finished and list(final.result.ranks) == [2, 1]
+            assert await watch.read() is grpc.aio.EOF

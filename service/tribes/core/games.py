@@ -610,7 +610,7 @@ class Games:
                     async for later in self._versions(entry, game_id, last, current.version):
                         yield self.snapshot(entry, game_id, later, viewer)
                         last = later
-                while entry.game.result(last.state) is None:
+                while not hosting.is_over(entry.game, last.state, last.record):
                     try:
                         async with asyncio.timeout(idle_seconds):
                             change = await mailbox.get()
