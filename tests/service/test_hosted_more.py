@@ -195,3 +195,46 @@ async def test_a_watch_ends_after_the_final_snapshot_of_a_game_ended_by_resignat
             final = await watch.read()
             assert final.finished and list(final.result.ranks) == [2, 1]
             assert await watch.read() is grpc.aio.EOF
+
+
+async def test_a_seat_that_resigned_makes_no_more_moves() -> None:
+    """In a game of 3 the seat that resigned is played out by a bot: its token no longer
+    moves for it (the person went on playing the seat beside the bot), in a unary call or
+    in a session; a retry of a move it made before resigning still gets its answer."""
+    async with hosted(HandClock(), sweep=3600) as (app, stub):
+        app.games.bots.chooser = lambda *_: (_ for _ in ()).throw(RuntimeError("no bot here"))
+        created = await create(stub, seats=3, options={"cards": "5"})
+        name, tokens = created.game.name, created.seat_tokens
+        before = await stub.ApplyMove(
+            spb.ApplyMoveRequest(name=name, move_id="bid:1", request_id="m-1"),
+            metadata=bearer(tokens[1]),
+        )
+        await resign(stub, name, tokens[1])
+        for seat in (0, 2):  # the next round: seat 1 is to act again
+            await stub.ApplyMove(
+                spb.ApplyMoveRequest(name=name, move_id="bid:1"), metadata=bearer(tokens[seat])
+            )
+        assert 1 in (await get(stub, name)).to_act
+        code, reason, _ = await fails(
+            stub.ApplyMove(
+                spb.ApplyMoveRequest(name=name, move_id="bid:2"), metadata=bearer(tokens[1])
+            )
+        )
+        assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_RESIGNED")
+        retried = await stub.ApplyMove(
+            spb.ApplyMoveRequest(name=name, move_id="bid:1", request_id="m-1"),
+            metadata=bearer(tokens[1]),
+        )
+        assert retried.version == before.version
+        session = stub.Play(metadata=bearer(tokens[1]))
+        await session.write(spb.PlayRequest(open=spb.OpenSession(name=name)))
+        await session.read()
+        await session.write(
+            spb.PlayRequest(move=spb.ApplyMoveRequest(move_id="bid:3", request_id="m-2"))
+        )
+        event = await session.read()
+        assert event.WhichOneof("kind") == "rejected"
+        assert event.rejected.status.message.startswith("this seat has resigned")
+        session.cancel()
+        log = await log_of(stub, name)
+        assert [(r.system, r.seat) for r in log] == [(False, 1), (True, 1), (False, 0), (False, 2)]

@@ -90,11 +90,13 @@ class Caller:
     """Who is calling, taken from the call when it starts (a stream outlives its call).
 
     ``token`` is the bearer token (bounded, not yet verified), None for a spectator;
-    ``peer`` the transport's peer address, for quotas and logs.
+    ``peer`` the transport's peer address, for quotas and logs; ``service``: the service
+    itself playing a seat (a bot, a seat played out after it left), never a door's caller.
     """
 
     token: str | None
     peer: str
+    service: bool = False
 
     @classmethod
     def of(cls, authorization: str | None, peer: str) -> Caller:
@@ -319,6 +321,12 @@ class Games:
                     return await self._replay_answer(entry, game_id, cached, seat, prior)
                 if cached.record.over:
                     raise GameFinishedError("the game is over")
+                gone = cached.record.seats[seat]
+                if (gone.resigned or gone.timed_out) and not caller.service:
+                    why = "resigned" if gone.resigned else "lost on time"
+                    raise FailedPreconditionError(
+                        f"this seat has {why}: a bot plays it out", "ALREADY_RESIGNED"
+                    )
                 now = await self.store.now_ms() if cached.record.clock is not None else 0
                 if now and await self._timed_out(entry, game_id, cached, now):
                     continue  # a deadline passed first: its consequence is applied, look again
@@ -870,7 +878,7 @@ class Games:
             expected_version=expected,
             request_id=request_id,
         )
-        played = await self.play_move(Caller(token, "service"), request)
+        played = await self.play_move(Caller(token, "service", service=True), request)
         return played.cached.version
 
     async def service_due(self, game_id: str, now_ms: int) -> None:
