@@ -214,7 +214,12 @@ async def test_a_seat_that_resigned_makes_no_more_moves() -> None:
             await stub.ApplyMove(
                 spb.ApplyMoveRequest(name=name, move_id="bid:1"), metadata=bearer(tokens[seat])
             )
-        assert 1 in (await get(stub, name)).to_act
+        shown = await get(stub, name, tokens[1])
+        assert 1 in shown.to_act and not shown.legal_moves  # nothing for the person to play
+        code, reason, _ = await fails(
+            stub.SuggestMove(spb.SuggestMoveRequest(name=name), metadata=bearer(tokens[1]))
+        )
+        assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "ALREADY_RESIGNED")
         code, reason, _ = await fails(
             stub.ApplyMove(
                 spb.ApplyMoveRequest(name=name, move_id="bid:2"), metadata=bearer(tokens[1])

@@ -321,12 +321,8 @@ class Games:
                     return await self._replay_answer(entry, game_id, cached, seat, prior)
                 if cached.record.over:
                     raise GameFinishedError("the game is over")
-                gone = cached.record.seats[seat]
-                if (gone.resigned or gone.timed_out) and not caller.service:
-                    why = "resigned" if gone.resigned else "lost on time"
-                    raise FailedPreconditionError(
-                        f"this seat has {why}: a bot plays it out", "ALREADY_RESIGNED"
-                    )
+                if not caller.service:
+                    _check_still_playing(cached, seat)
                 now = await self.store.now_ms() if cached.record.clock is not None else 0
                 if now and await self._timed_out(entry, game_id, cached, now):
                     continue  # a deadline passed first: its consequence is applied, look again
@@ -386,6 +382,7 @@ class Games:
         seat = self.tokens.seat_of(game_id, cached.meta.salt, cached.meta.seat_count, caller.token)
         if hosting.is_over(game, cached.state, cached.record):
             raise GameFinishedError("the game is over")
+        _check_still_playing(cached, seat)
         if not self._legal(entry, cached, seat):
             raise NotYourTurnError(f"seat {seat} is not to act now")
         move = await asyncio.to_thread(
@@ -1005,7 +1002,7 @@ class Games:
     def _snapshot_core(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
         built = cached.snapshots.get(viewer)
         if built is None:
-            legal = self._legal(entry, cached, viewer) if viewer != SPECTATOR else ()
+            legal = self._legal(entry, cached, viewer) if _plays(cached, viewer) else ()
             built = cached.snapshots[viewer] = self.writer.snapshot(
                 entry,
                 game_id,
@@ -1031,6 +1028,24 @@ class Games:
 
 
 _LOBBY_SCAN = 10
+
+
+def _plays(cached: Cached, viewer: int) -> bool:
+    """Whether the viewer is a seat its person still plays (not one that resigned or lost
+    on time, which a bot plays out): only then does its snapshot list legal moves."""
+    if viewer == SPECTATOR:
+        return False
+    seat = cached.record.seats[viewer]
+    return not (seat.resigned or seat.timed_out)
+
+
+def _check_still_playing(cached: Cached, seat: int) -> None:
+    if not _plays(cached, seat):
+        gone = cached.record.seats[seat]
+        why = "resigned" if gone.resigned else "lost on time"
+        raise FailedPreconditionError(
+            f"this seat has {why}: a bot plays it out", "ALREADY_RESIGNED"
+        )
 
 
 def _cursor(payload: bytes | None) -> tuple[int, str] | None:
