@@ -239,10 +239,18 @@ async def _call(
     path = f"/tribes.v1.GameService/{method}"
     try:
         if method == "Play":  # a session: an open (or not), then more hostile frames
-            frames = [body, *(_mutate(random.Random(len(body)), body) for _ in range(3))]
-            call = channel.stream_stream(path)(iter(frames), metadata=metadata, timeout=5)
+            # Frames are written one by one, the next only once the first was answered: a
+            # write pending when the server ends the call makes grpc.aio's client report
+            # INTERNAL ("Internal error from Core") instead of the server's status
+            # (grpc/grpc#36066), which would hide the code the server sent.
+            call = channel.stream_stream(path)(metadata=metadata, timeout=5)
             try:
-                if await call.read() is not grpc.aio.EOF:
+                await call.write(body)
+                async with asyncio.timeout(0.2):  # resumed at the current version: silent
+                    first = await call.read()
+                if first is not grpc.aio.EOF:
+                    for frame in (_mutate(random.Random(len(body)), body) for _ in range(3)):
+                        await call.write(frame)
                     async with asyncio.timeout(0.2):  # answers to the hostile frames
                         for _ in range(3):
                             if await call.read() is grpc.aio.EOF:

@@ -316,3 +316,32 @@ async def _numsub(app: App, channel: str) -> int:
         return int(count)
     finally:
         await client.aclose()
+
+
+async def test_a_session_cancelled_between_events_is_counted_cancelled(
+    app: App, stub: Stub
+) -> None:
+    """A client that cancels while the server still has events to send (gRPC then closes
+    the handler's generator at its ``yield``) is a cancelled call in the metrics and the
+    request log, not an UNKNOWN failure of the server (which alerts would page on)."""
+    created = await create(stub)
+    bad = [_move("bid:99")] * 8  # eight refusals queued behind the first snapshot
+    for _ in range(20):
+        stream = stub.Play(iter([_open(created.name), *bad]), metadata=bearer(created.tokens[0]))
+        await _snapshot(stream)
+        await _event(stream)
+        stream.cancel()
+
+    def handled(code: str) -> float:
+        labels = {"grpc_type": "bidi_stream", "grpc_service": "tribes.v1.GameService"}
+        sample = app.metrics.registry.get_sample_value(
+            "grpc_server_handled_total", {**labels, "grpc_method": "Play", "grpc_code": code}
+        )
+        return sample or 0.0
+
+    async with asyncio.timeout(10):
+        while True:  # the server counts a call once its handler has ended
+            if handled("Canceled") + handled("Unknown") >= 20:
+                break
+            await asyncio.sleep(0.05)
+    assert (handled("Canceled"), handled("Unknown")) == (20, 0)

@@ -134,7 +134,9 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
             def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
                 if kind is None:
                     code = self.context.code() or grpc.StatusCode.OK
-                elif issubclass(kind, asyncio.CancelledError):
+                elif issubclass(kind, asyncio.CancelledError | GeneratorExit):
+                    # GeneratorExit: gRPC closed a stream's generator at its yield (the
+                    # client cancelled while events were still to be sent)
                     code = grpc.StatusCode.CANCELLED
                 else:  # an abort sets the code; anything else is UNKNOWN
                     code = self.context.code() or grpc.StatusCode.UNKNOWN
