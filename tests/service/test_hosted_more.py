@@ -88,28 +88,32 @@ async def test_a_late_move_naming_its_version_finds_the_timeout_another_replica_
         assert [r.move_id for r in log] == ["!timeout:0:forfeit"]
 
 
-async def test_a_join_keeps_the_listed_games_clock() -> None:
-    """A listed game's time control, and each seat's running clock, outlive the joins:
-    the deadline is still enforced (the join rebuilt the record without its clock)."""
+async def test_a_listed_games_clocks_start_when_its_table_is_full() -> None:
+    """No clock runs while a seat of a listed game is open (nobody can lose on time before
+    the players are there: an unjoined seat forfeited after the per-move limit); the last
+    join starts the clocks of the seats to act, and the time control outlives the joins."""
     clock = HandClock()
-    async with hosted(clock, sweep=3600) as (_, stub):
+    async with hosted(clock, sweep=0.02) as (_, stub):
         created = await listed(stub, per_move=60)
         name = created.game.name
-        assert created.game.deadline_unix_ms == clock.ms + 60_000
-        clock.advance(10)
-        await join(stub, name, 0)
+        assert created.game.deadline_unix_ms == 0
+        assert [s.clock_since_unix_ms for s in created.game.seats] == [0, 0]
+        clock.advance(120)  # two limits pass with nobody there
+        first = (await join(stub, name, 0)).game
+        assert first.deadline_unix_ms == 0 and not first.finished
+        clock.advance(120)  # one seat waits for the other: no clock yet
         joined = (await join(stub, name, 1)).game
-        assert joined.time_control.per_move_seconds == 60
-        assert joined.deadline_unix_ms == created.game.deadline_unix_ms
-        assert [s.clock_since_unix_ms for s in joined.seats] == [
-            s.clock_since_unix_ms for s in created.game.seats
-        ]
-        clock.advance(51)
-        snap = await get(stub, name)
-        assert snap.finished and snap.seats[0].timed_out
+        assert not joined.finished and joined.time_control.per_move_seconds == 60
+        assert joined.deadline_unix_ms == clock.ms + 60_000
+        assert [s.clock_since_unix_ms for s in joined.seats] == [clock.ms, clock.ms]
+        clock.advance(61)
+        snap = await until(stub, name, lambda s: s.finished)
+        assert snap.seats[0].timed_out
         log = await log_of(stub, name)
-        assert [r.move_id for r in log if r.move_id.startswith("!timeout")] == [
-            "!timeout:0:forfeit"
+        assert [r.move_id for r in log if r.system] == [
+            "!join:0:p0",
+            "!join:1:p1",
+            "!timeout:0:forfeit",
         ]
 
 

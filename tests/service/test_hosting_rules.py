@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.support.server import catalog_with_example_game
@@ -48,6 +50,25 @@ def test_a_seat_newly_to_act_starts_its_clock_and_a_bot_is_never_on_it() -> None
     assert hosting.deadlines(after) == [0, 35_000]
     gone = hosting.left(after, 1, "resign")
     assert gone.seats[1].bot == "random" and hosting.deadlines(gone) == [0, 0]
+
+
+def test_no_clock_runs_until_a_listed_tables_last_seat_is_joined() -> None:
+    """While a seat is open nothing runs and nothing is charged; the last join starts the
+    seats to act at its time, with the time each clock has."""
+    clock = Clock(0, 100_000, 1_000, True)
+    fresh = GameRecord(True, (Seat(open=True), Seat(open=True), Seat(open=True)), clock)
+    waiting = hosting.started(fresh, (0, 1), 1_000)
+    assert hosting.waiting(waiting) and [s.since_ms for s in waiting.seats] == [0, 0, 0]
+    assert hosting.deadlines(waiting) == [0, 0, 0] and hosting.timed_out(waiting, 10**9) is None
+    joined = replace(waiting, seats=(Seat(name="a"), Seat(open=True), Seat(name="c")))
+    assert hosting.table_full(joined, (0, 1), 5_000) is joined  # seat 1 is still open
+    moved = hosting.charged(joined, (0, 1), (1,), 0, 6_000)
+    assert moved is joined  # a move before the table is full charges nobody
+    full = replace(joined, seats=(Seat(name="a"), Seat(name="b"), Seat(name="c")))
+    full = replace(full, seats=tuple(replace(s, remaining_ms=100_000) for s in full.seats))
+    started = hosting.table_full(full, (0, 1), 9_000)
+    assert [s.since_ms for s in started.seats] == [9_000, 9_000, 0]
+    assert hosting.deadlines(started) == [109_000, 109_000, 0]
 
 
 def test_a_bot_deciding_after_a_timeout_stops_the_clock_until_it_moves() -> None:

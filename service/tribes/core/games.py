@@ -474,11 +474,14 @@ class Games:
             if loaded.prior_version is not None:
                 return await self._joined(entry, game_id, current, loaded.prior_version)
             seat = self._seat_to_claim(entry, current, wanted)
-            # the seat's name alone changes: the clocks and the platform's end stay
-            # (as ``apply_system`` replays it)
+            # the seat's name changes, and the join that fills the table starts the clocks
+            # (``hosting.table_full``); the platform's end stays
             seats = list(current.record.seats)
             seats[seat] = replace(seats[seat], name=name, open=False)
             record = replace(current.record, seats=tuple(seats))
+            if record.clock is not None and not hosting.waiting(record):
+                to_act = entry.game.to_act(current.state)
+                record = hosting.table_full(record, to_act, await self.store.now_ms())
             logged = LogEntry(
                 version=current.version + 1,
                 seat=seat,

@@ -8,6 +8,9 @@ A seat's deadline is ``since + min(per-move limit, remaining)``; the game's dead
 earliest of its seats to act. A move charges its seat the time since ``since`` (and adds
 the increment); a seat that stays to act through a simultaneous decision keeps running.
 
+No clock runs while a seat of a listed game is still open (nobody has joined it): the
+join that fills the table starts the clocks of the seats to act (``table_full``).
+
 A seat that resigned or lost on time ranks below every seat that did not; in a two-seat
 game either ends the game at once (``GameRecord.over``), in a larger one the seat is
 played out by a bot. The result then says so.
@@ -45,17 +48,36 @@ def clock_of(per_move: int, initial: int, increment: int, on_timeout: str) -> Cl
     return Clock(per_move * 1000, initial * 1000, increment * 1000, on_timeout != "bot")
 
 
+def waiting(record: GameRecord) -> bool:
+    """A listed game with a seat nobody has joined yet: no clock runs."""
+    return any(seat.open for seat in record.seats)
+
+
 def started(record: GameRecord, to_act: Sequence[int], now_ms: int) -> GameRecord:
-    """The record of a new game: every seat's clock full, those to act running."""
+    """The record of a new game: every seat's clock full, those to act running (unless
+    the game waits for players to join)."""
     clock = record.clock
     if clock is None:
         return record
+    running = not waiting(record)
     seats = tuple(
         replace(
             seat,
             remaining_ms=clock.initial_ms if clock.initial_ms else -1,
-            since_ms=now_ms if i in to_act else 0,
+            since_ms=now_ms if running and i in to_act else 0,
         )
+        for i, seat in enumerate(record.seats)
+    )
+    return replace(record, seats=seats)
+
+
+def table_full(record: GameRecord, to_act: Sequence[int], now_ms: int) -> GameRecord:
+    """The record once the last open seat is joined: the seats to act start their clocks
+    now (the clocks keep the time they have)."""
+    if record.clock is None or waiting(record):
+        return record
+    seats = tuple(
+        replace(seat, since_ms=now_ms) if i in to_act and not seat.since_ms else seat
         for i, seat in enumerate(record.seats)
     )
     return replace(record, seats=seats)
@@ -71,8 +93,8 @@ def charged(
     """The clocks after a commit at ``now_ms``: the mover pays its time (and gets the
     increment), seats that stay to act keep running, seats newly to act start."""
     clock = record.clock
-    if clock is None:
-        return record
+    if clock is None or waiting(record):
+        return record  # nothing runs before the table is full
     seats = list(record.seats)
     for i, seat in enumerate(seats):
         remaining, since, bot_decides = seat.remaining_ms, seat.since_ms, seat.bot_decides
@@ -109,7 +131,7 @@ def seat_deadline(clock: Clock, seat: Seat) -> int:
 
 def deadlines(record: GameRecord) -> list[int]:
     clock = record.clock
-    if clock is None or record.over:
+    if clock is None or record.over or waiting(record):
         return [0] * len(record.seats)
     return [seat_deadline(clock, seat) for seat in record.seats]
 
