@@ -32,7 +32,7 @@ from tribes import bots
 from tribes.core import botseats, limits
 from tribes.core.catalog import Catalog, build_catalog
 from tribes.core.games import Games
-from tribes.core.quotas import RateLimit
+from tribes.core.quotas import RateLimit, StreamLimit
 from tribes.core.status import KNOWN
 from tribes.core.tokens import SeatTokens
 from tribes.grpc import reflection
@@ -117,6 +117,9 @@ class App:
                 settings.create_burst,
                 what="games created",
                 limit_loopback=settings.limit_loopback,
+            ),
+            stream_limit=StreamLimit(
+                settings.streams_per_peer, limit_loopback=settings.limit_loopback
             ),
             chooser=bots.within(settings.bot_budget_ms),
             bot_kinds=bots.KINDS,

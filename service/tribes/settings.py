@@ -37,7 +37,8 @@
 | TRIBES_WORKERS                 | 1         | server processes on the port (needs REDIS_URL)  |
 | TRIBES_CREATE_RATE             | 5         | CreateGame per second per peer (0 = no limit)   |
 | TRIBES_CREATE_BURST            | 50        | CreateGame burst per peer                       |
-| TRIBES_LIMIT_LOOPBACK          | 0         | 1 = rate-limit loopback peers too (local proxy) |
+| TRIBES_STREAMS_PER_PEER        | 200       | open sessions + watches per peer (0 = no limit) |
+| TRIBES_LIMIT_LOOPBACK          | 0         | 1 = limit loopback peers too (a local proxy)    |
 | TRIBES_MAX_GAMES               | 100000    | live games the embedded store may hold          |
 | TRIBES_BOT_BUDGET_MS           | 500       | a bot seat's thinking time per decision; also   |
 |                                |           | SuggestMove's when the request names none       |
@@ -94,6 +95,7 @@ class Settings:
     workers: int = 1
     create_rate: float = 5.0
     create_burst: float = 50.0
+    streams_per_peer: int = 200
     limit_loopback: bool = False
     max_games: int = 100_000
     bot_budget_ms: int = 500
@@ -156,6 +158,7 @@ class Settings:
             workers=int(e.get("TRIBES_WORKERS", d.workers)),
             create_rate=float(e.get("TRIBES_CREATE_RATE", d.create_rate)),
             create_burst=float(e.get("TRIBES_CREATE_BURST", d.create_burst)),
+            streams_per_peer=int(e.get("TRIBES_STREAMS_PER_PEER", d.streams_per_peer)),
             limit_loopback=flag("TRIBES_LIMIT_LOOPBACK", d.limit_loopback),
             max_games=int(e.get("TRIBES_MAX_GAMES", d.max_games)),
             bot_budget_ms=int(e.get("TRIBES_BOT_BUDGET_MS", d.bot_budget_ms)),

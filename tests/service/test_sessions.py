@@ -345,3 +345,44 @@ async def test_a_session_cancelled_between_events_is_counted_cancelled(
                 break
             await asyncio.sleep(0.05)
     assert (handled("Canceled"), handled("Unknown")) == (20, 0)
+
+
+async def test_open_streams_per_address_are_bounded() -> None:
+    """A peer address holds at most TRIBES_STREAMS_PER_PEER sessions and watches at once
+    (each one holds a subscription and a presence entry): one more is RESOURCE_EXHAUSTED
+    TOO_MANY_STREAMS before any store work, and a closed one frees its place."""
+    async with running_app(MemoryStore(), streams_per_peer=2, limit_loopback=True) as app:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+            stub = spb_grpc.GameServiceStub(channel)
+            created = await create(stub)
+            first = stub.Play(metadata=bearer(created.tokens[0]))
+            await first.write(_open(created.name))
+            await _snapshot(first)
+            watch = stub.WatchGame(spb.WatchGameRequest(name=created.name))
+            await watch.read()
+            for extra in (
+                stub.Play(iter([_open(created.name)])),
+                stub.WatchGame(spb.WatchGameRequest(name=created.name)),
+            ):
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await extra.read()
+                assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert error_info(refused.value).reason == "TOO_MANY_STREAMS"
+            first.cancel()
+            async with asyncio.timeout(10):
+                while True:  # the cancelled session gives its place back as it ends
+                    again = stub.Play(iter([_open(created.name)]))
+                    try:
+                        event = await again.read()
+                    except grpc.aio.AioRpcError as err:
+                        code = err.code()
+                    else:
+                        code = grpc.StatusCode.OK
+                        assert event.WhichOneof("kind") == "snapshot"
+                    finally:
+                        again.cancel()
+                    assert code in (grpc.StatusCode.OK, grpc.StatusCode.RESOURCE_EXHAUSTED)
+                    if code == grpc.StatusCode.OK:
+                        break
+                    await asyncio.sleep(0.05)
+            watch.cancel()

@@ -45,7 +45,7 @@ from tribes.core.errors import (
     TokenRequiredError,
 )
 from tribes.core.presence import Presence, Seen
-from tribes.core.quotas import RateLimit, peer_host
+from tribes.core.quotas import RateLimit, StreamLimit, peer_host
 from tribes.core.records import (
     ENTRY,
     META,
@@ -147,6 +147,7 @@ class Games:
         allow_seed: bool = False,
         cache_games: int = 10_000,
         create_limit: RateLimit | None = None,
+        stream_limit: StreamLimit | None = None,
         chooser: Chooser | None = None,
         bot_kinds: Sequence[str] = ("random",),
         suggester: Suggester | None = None,
@@ -167,6 +168,7 @@ class Games:
         self.cache = StateCache(cache_games)
         self.writer = SnapshotWriter()
         self.create_limit = create_limit or RateLimit(0, 1, what="games created")
+        self.stream_limit = stream_limit or StreamLimit(0)
         self._game_types = game_types(catalog)
         self.clock = StoreClock(store.clock_source())
         self.presence = Presence(store, self.clock)
@@ -598,7 +600,7 @@ class Games:
         the game ends, the change feed is lost.
         """
         game_id = limits.game_id(request.name)
-        async with self.store.watch(game_id) as mailbox:
+        async with self.stream_limit.held(caller.peer), self.store.watch(game_id) as mailbox:
             # subscribed first, read second: no change can fall between the two
             loaded = await self._load(game_id)
             meta = self._meta(game_id, loaded)

@@ -63,6 +63,60 @@ class RateLimit:
             del self._buckets[peer]
 
 
+class StreamLimit:
+    """Open streams (Play sessions, WatchGame and SSE watches) per peer address, in this
+    process: each one holds a subscription, a presence entry and memory until it ends, so
+    a peer may keep at most ``per_peer`` open at once (``TRIBES_STREAMS_PER_PEER``; 0 turns
+    the limit off). Loopback peers are exempt unless ``limit_loopback``, as for rates."""
+
+    def __init__(self, per_peer: int, *, limit_loopback: bool = False) -> None:
+        self.per_peer = per_peer
+        self.limit_loopback = limit_loopback
+        self._open: dict[str, int] = {}  # peer address -> open streams (none: absent)
+
+    def enter(self, peer: str) -> str | None:
+        """Count a new stream of ``peer`` (the key to give to ``leave``), or raise
+        QuotaError (RESOURCE_EXHAUSTED); None when the peer is not counted."""
+        if self.per_peer <= 0 or (not self.limit_loopback and is_loopback(peer)):
+            return None
+        host = peer_host(peer)
+        held = self._open.get(host, 0)
+        if held >= self.per_peer:
+            raise QuotaError(
+                f"this address has {held} streams open, the most it may; close one first",
+                "TOO_MANY_STREAMS",
+            )
+        self._open[host] = held + 1
+        return host
+
+    def leave(self, key: str | None) -> None:
+        if key is None:
+            return
+        held = self._open.get(key, 0) - 1
+        if held > 0:
+            self._open[key] = held
+        else:
+            self._open.pop(key, None)
+
+    def held(self, peer: str) -> _Held:
+        """``async with limit.held(peer):`` around a stream's life (beside its watch)."""
+        return _Held(self, peer)
+
+
+class _Held:
+    __slots__ = ("_key", "_limit", "_peer")
+
+    def __init__(self, limit: StreamLimit, peer: str) -> None:
+        self._limit, self._peer = limit, peer
+        self._key: str | None = None
+
+    async def __aenter__(self) -> None:
+        self._key = self._limit.enter(self._peer)
+
+    async def __aexit__(self, *_: object) -> None:
+        self._limit.leave(self._key)
+
+
 def peer_host(peer: str) -> str:
     """The address part of a peer (``ipv4:127.0.0.1:5000`` -> ``ipv4:127.0.0.1``; a bare
     address, as the HTTP door gives it, stays as it is)."""

@@ -122,7 +122,7 @@ async def play(
     opened = first.open
     game_id = limits.game_id(opened.name)
     inbox = Inbox()
-    async with games.store.watch(game_id, inbox):
+    async with games.stream_limit.held(caller.peer), games.store.watch(game_id, inbox):
         current = await games.current_state(game_id)
         entry, meta = games.catalog.get(current.meta.game_type), current.meta
         viewer = games.viewer_of(caller, game_id, meta)

@@ -21,7 +21,8 @@ JSON body with the HTTP status of ``HTTP_STATUS`` (the mapping of google/rpc/cod
 | StaleVersionError             | ABORTED             | STALE_VERSION          | 409  |
 | TokenRequiredError            | UNAUTHENTICATED     | TOKEN_REQUIRED         | 401  |
 | BadTokenError                 | PERMISSION_DENIED   | BAD_TOKEN              | 403  |
-| QuotaError                    | RESOURCE_EXHAUSTED  | RATE_LIMITED, GAME_LIMIT | 429 |
+| QuotaError                    | RESOURCE_EXHAUSTED  | RATE_LIMITED, GAME_LIMIT, | 429  |
+|                               |                     | TOO_MANY_STREAMS       |      |
 | StoreFullError                | RESOURCE_EXHAUSTED  | GAME_LIMIT             | 429  |
 | StoreUnavailableError         | UNAVAILABLE         | STORE_UNAVAILABLE      | 503  |
 | CorruptGameError              | DATA_LOSS           | CORRUPT_GAME           | 500  |
