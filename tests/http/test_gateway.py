@@ -190,6 +190,26 @@ async def test_rate_limit_is_429() -> None:
     assert (status, error["code"], reason(error)) == (429, 8, "RATE_LIMITED")
 
 
+async def test_streams_over_the_per_address_limit_are_429_or_a_last_error_frame() -> None:
+    """Over TRIBES_STREAMS_PER_PEER, an SSE watch is a plain 429 and a WebSocket session
+    ends with a RESOURCE_EXHAUSTED error frame (TOO_MANY_STREAMS)."""
+    from tribes.store.memory import MemoryStore
+
+    async with running_app(MemoryStore(), streams_per_peer=1, limit_loopback=True) as app:
+        async with aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http:
+            name = (await create(http))["game"]["name"]
+            async with http.ws_connect(f"/v1/{name}:play") as held:
+                assert "snapshot" in json.loads((await held.receive()).data)
+                async with http.get(f"/v1/{name}:watch") as watch:
+                    assert watch.status == 429
+                    assert reason(await watch.json()) == "TOO_MANY_STREAMS"
+                async with http.ws_connect(f"/v1/{name}:play") as refused:
+                    frame = json.loads((await refused.receive()).data)
+                    assert frame["error"]["code"] == 8
+                    assert reason(frame["error"]) == "TOO_MANY_STREAMS"
+                    assert (await refused.receive()).type == aiohttp.WSMsgType.CLOSE
+
+
 async def test_store_outage_is_503_and_readyz_follows() -> None:
     """A Redis that stops answers 503 UNAVAILABLE; /readyz turns 503, /healthz stays 200."""
     redis = PrivateRedis()
