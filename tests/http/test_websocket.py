@@ -170,3 +170,24 @@ def test_websocket_session_sees_moves_made_on_another_process(
                     assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
 
         asyncio.run(run())
+
+
+async def test_a_socket_the_client_closes_ends_its_session(app: Any, http: Http) -> None:
+    """A client that closes its WebSocket on a game nobody moves in: the session ends then
+    and gives back what it held (the sessions gauge, the seat's presence), not at the
+    game's next change, when a push would find the socket gone."""
+    name, tokens = await _create(http)
+    gauge = {"transport": "websocket"}
+    for token in (tokens[0], None):  # a seat and a spectator
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with http.ws_connect(f"/v1/{name}:play", headers=headers) as socket:
+            await _frame(socket)
+            assert app.metrics.registry.get_sample_value("tribes_sessions", gauge) == 1
+        async with asyncio.timeout(10):
+            while True:  # the server sees the close and ends the session
+                if app.metrics.registry.get_sample_value("tribes_sessions", gauge) == 0:
+                    break
+                await asyncio.sleep(0.05)
+    seats = (await call(http, "GET", f"/v1/{name}"))[1]["seats"]
+    assert not seats[0].get("present", False), seats  # the seat left when its socket closed
+    assert app.games.presence.holds == 0
