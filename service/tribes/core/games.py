@@ -5,7 +5,10 @@ The gRPC door (``tribes.grpc``) and the HTTP door (``tribes.http``) only transla
 transport into a ``Caller`` and a request message, call one method here, and translate
 the reply (bytes or a message) or the domain error (``tribes.core.status``) back. So every
 rule of the API — input limits, tokens, idempotency, redaction, error reasons — is
-written once, here.
+written once, here. The lobby (``tribes.core.lobby``), hosted play (``tribes.core.hosted``)
+and play sessions (``tribes.core.sessions``) are functions over this core; ``Games`` keeps
+the move path, watches and the helpers they share (``load``, ``cached_state``,
+``commit_record``, ``after_commit``, ``snapshot``, ...).
 
 Decisions worth knowing (README "API"):
 * ``expected_version`` 0 skips the version check. The move is then validated against
@@ -28,17 +31,16 @@ import re
 import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from tribes.core import hosting, limits, sessions
+from tribes.core import hosted, hosting, limits, lobby, sessions
 from tribes.core.botseats import BotSeats, Chooser, Suggester, random_suggestion
 from tribes.core.cache import Cached, StateCache
 from tribes.core.catalog import Catalog, Entry
 from tribes.core.errors import (
     BadRequestError,
     CorruptGameError,
-    FailedPreconditionError,
     GameNotFoundError,
     ServiceError,
     StaleVersionError,
@@ -55,17 +57,13 @@ from tribes.core.records import (
     LogEntry,
     Seat,
     apply_system,
-    join_id,
     pack,
-    resign_id,
-    timeout_id,
     unpack,
 )
 from tribes.core.snapshots import (
     SnapshotWriter,
     create_response,
     game_types,
-    join_response,
     move_record,
 )
 from tribes.core.tokens import SeatTokens
@@ -73,7 +71,6 @@ from tribes.engine import (
     SPECTATOR,
     GameFinishedError,
     MalformedMoveError,
-    NotYourTurnError,
     RulesError,
     driver,
 )
@@ -237,7 +234,7 @@ class Games:
                     game_id = earlier
                     break
         blob = pack(RECORD.encode(record), game.encode(state))
-        with self._store_timer("create"):
+        with self.store_timer("create"):
             created = await self.store.create(game_id, META.encode(meta), blob)
         version = 1
         if created:
@@ -245,8 +242,8 @@ class Games:
             self.presence.created(game_id)  # nobody can be present yet: nothing to read
         elif request_id:
             # A retry: answer with the game the first request created.
-            loaded = await self._load(game_id)
-            meta = self._meta(game_id, loaded)
+            loaded = await self.load(game_id)
+            meta = self.meta_of(game_id, loaded)
             if meta.game_type != game.id or meta.seat_count != seat_count:
                 raise BadRequestError(
                     "this request_id was already used to create a different game",
@@ -260,7 +257,7 @@ class Games:
         if record.listed:  # indexed after the create (and again on a retry): idempotent
             await self.store.list_add(game_id, ("", game.id), meta.created_ms)
         cached = self.cache.put(game_id, version, state, meta, record)
-        await self._after_commit(entry, game_id, cached)
+        await self.after_commit(entry, game_id, cached)
         tokens: list[str] = []
         if not record.listed:  # a bot's seat has no token to hand out: "" keeps the places
             tokens = [
@@ -271,8 +268,8 @@ class Games:
 
     async def get_game(self, caller: Caller, request: spb.GetGameRequest) -> bytes:
         game_id = limits.game_id(request.name)
-        loaded = await self._load(game_id)
-        meta = self._meta(game_id, loaded)
+        loaded = await self.load(game_id)
+        meta = self.meta_of(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
         viewer = self.viewer_of(caller, game_id, meta)
         cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
@@ -280,7 +277,7 @@ class Games:
         if (
             record.clock is not None
             and hosting.timed_out(record, self.clock.estimate()) is not None
-            and await self._timed_out(entry, game_id, cached)
+            and await hosted.timed_out(self, entry, game_id, cached)
         ):  # a deadline passed: its consequence first (once, on whichever replica)
             cached = await self.current_state(game_id)
         await self.presence.ensure(game_id)
@@ -320,13 +317,13 @@ class Games:
                 game_type = entry.game.id
                 seat = self.tokens.seat_of(game_id, cached.meta.salt, cached.meta.seat_count, token)
                 if prior is not None:
-                    return await self._replay_answer(entry, game_id, cached, seat, prior)
+                    return await self.replay_answer(entry, game_id, cached, seat, prior)
                 if cached.record.over:
                     raise GameFinishedError("the game is over")
                 if not caller.service:
-                    _check_still_playing(cached, seat)
+                    hosted.check_still_playing(cached, seat)
                 now = await self.store.now_ms() if cached.record.clock is not None else 0
-                if now and await self._timed_out(entry, game_id, cached, now):
+                if now and await hosted.timed_out(self, entry, game_id, cached, now):
                     continue  # a deadline passed first: its consequence is applied, look again
                 if expected and expected != cached.version:
                     self.metrics.inc(self.metrics.version_conflicts, game_type)
@@ -340,10 +337,10 @@ class Games:
                 )
                 if outcome.status is CommitStatus.APPLIED:
                     fresh = self.cache.put(game_id, outcome.version, state, cached.meta, record)
-                    await self._after_commit(entry, game_id, fresh)
+                    await self.after_commit(entry, game_id, fresh)
                     return Played(entry, game_id, fresh, seat, replayed=False)
                 if outcome.status is CommitStatus.DUPLICATE:
-                    return await self._replay_answer(entry, game_id, cached, seat, outcome.version)
+                    return await self.replay_answer(entry, game_id, cached, seat, outcome.version)
                 if outcome.status is CommitStatus.MISSING:
                     raise GameNotFoundError(f"there is no game 'games/{game_id}'")
                 # CONFLICT: someone else's move landed first
@@ -363,191 +360,26 @@ class Games:
             self.metrics.inc(self.metrics.moves_rejected, game_type, exc.reason)
             raise
 
-    async def suggest_move(
-        self, caller: Caller, request: spb.SuggestMoveRequest
-    ) -> spb.SuggestMoveResponse:
-        """A bot's choice among the caller's legal moves; the game does not change.
-
-        The bot sees the stored state only through ``determinize`` for the caller's seat
-        (``tribes.bots``) and runs in a worker thread, so the event loop goes on serving.
-        """
-        game_id = limits.game_id(request.name)
-        if caller.token is None:
-            raise TokenRequiredError(
-                "suggestions need a seat token (authorization: Bearer <token>)"
-            )
-        kind = limits.bot_kind(request.bot or self.default_bot, self.bot_kinds)
-        budget_ms = limits.bot_budget(request.budget_ms, self.bot_budget_ms, self.bot_max_budget_ms)
-        cached = await self.current_state(game_id)
-        entry = self.catalog.get(cached.meta.game_type)
-        game = entry.game
-        seat = self.tokens.seat_of(game_id, cached.meta.salt, cached.meta.seat_count, caller.token)
-        if hosting.is_over(game, cached.state, cached.record):
-            raise GameFinishedError("the game is over")
-        _check_still_playing(cached, seat)
-        if not self._legal(entry, cached, seat):
-            raise NotYourTurnError(f"seat {seat} is not to act now")
-        move = await asyncio.to_thread(
-            self.suggester, game, cached.state, seat, kind, secrets.randbits(64), budget_ms
-        )
-        self.metrics.inc(self.metrics.suggestions, game.id, kind)
-        return spb.SuggestMoveResponse(
-            move_id=move.key, description=game.describe(cached.state, move)
-        )
+    # -- the lobby (tribes.core.lobby) and hosted play (tribes.core.hosted) ----------------
 
     async def list_games(
         self, caller: Caller, request: spb.ListGamesRequest
     ) -> spb.ListGamesResponse:
-        """The lobby: listed games, newest first, optionally of one type or with open seats.
-
-        The index is scanned in batches until the page is full (bounded: a page looks at
-        most ``_LOBBY_SCAN`` times its size); games that expired are dropped from it on
-        the way. The page token is a signed cursor (creation time, game id).
-        """
-        kind = limits.game_type(request.game_type) if request.game_type else ""
-        if kind:
-            self.catalog.get(kind)  # an unknown type is NOT_FOUND, as for CreateGame
-        size = limits.lobby_page_size(request.page_size)
-        scope = f"lobby:{kind}:{int(request.open_only)}"
-        before = _cursor(self.tokens.cursor_of(scope, request.page_token))
-        games: list[pb.GameSummary] = []
-        scanned = 0
-        more = True
-        while len(games) < size and scanned < size * _LOBBY_SCAN:
-            batch = await self.store.list_page(kind, before, size)
-            more = len(batch) == size
-            scanned += len(batch)
-            loaded = await self.store.load_many([game_id for game_id, _ in batch])
-            for (game_id, created), found in zip(batch, loaded, strict=True):
-                before = (created, game_id)
-                if found is None:
-                    meta = self.cache.meta(game_id)
-                    kinds = ("", meta.game_type) if meta is not None else ("",)
-                    await self.store.list_remove(game_id, kinds)
-                    continue
-                summary = self._summary(game_id, found)
-                if request.open_only and not summary.open_seats:
-                    continue
-                games.append(summary)
-                if len(games) == size:
-                    break
-            if not more:
-                break
-        last_scanned = before is not None and (more or len(games) == size)
-        token = ""
-        if last_scanned and before is not None:
-            payload = before[0].to_bytes(8, "big") + before[1].encode()
-            token = self.tokens.cursor_token(scope, payload)
-        return spb.ListGamesResponse(games=games, next_page_token=token)
-
-    def _summary(self, game_id: str, loaded: Loaded) -> pb.GameSummary:
-        meta = self._meta(game_id, loaded)
-        record, _ = unpack(loaded.state, meta)
-        return pb.GameSummary(
-            name=f"games/{game_id}",
-            game_type=meta.game_type,
-            seat_count=meta.seat_count,
-            open_seats=record.open_seats,
-            player_names=[seat.name for seat in record.seats],
-            finished=loaded.finished,
-            version=loaded.version,
-            create_time_unix_ms=meta.created_ms,
-            options=dict(meta.options),
-        )
+        return await lobby.list_games(self, caller, request)
 
     async def join_game(self, caller: Caller, request: spb.JoinGameRequest) -> bytes:
-        """Claim a seat of a listed game; its token goes to this caller only.
+        return await lobby.join_game(self, caller, request)
 
-        A claim is a version of the game (a system entry in the log), committed with the
-        compare-and-set, so of two racing joins for one seat exactly one wins; a join for
-        "any seat" that loses a race tries the next open seat. A retry with the same
-        ``request_id`` gets the seat and token of its first answer.
-        """
-        game_id = limits.game_id(request.name)
-        name = limits.player_name(request.player_name)
-        request_id = limits.request_id(request.request_id)
-        request_key = f"join:{request_id}" if request_id else None
-        wanted = request.seat if request.HasField("seat") else None
-        for _ in range(limits.MAX_SEATS + 1):
-            loaded = await self._load(game_id, request_key)
-            meta = self._meta(game_id, loaded)
-            entry = self.catalog.get(meta.game_type)
-            current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
-            if loaded.prior_version is not None:
-                return await self._joined(entry, game_id, current, loaded.prior_version)
-            seat = self._seat_to_claim(entry, current, wanted)
-            # the seat's name changes, and the join that fills the table starts the clocks
-            # (``hosting.table_full``); the platform's end stays
-            seats = list(current.record.seats)
-            seats[seat] = replace(seats[seat], name=name, open=False)
-            record = replace(current.record, seats=tuple(seats))
-            if record.clock is not None and not hosting.waiting(record):
-                to_act = entry.game.to_act(current.state)
-                record = hosting.table_full(record, to_act, await self.store.now_ms())
-            logged = LogEntry(
-                version=current.version + 1,
-                seat=seat,
-                move_id=join_id(seat, name),
-                description=f"{name or 'A player'} joined as seat {seat}",
-                public_move_id=None,
-                public_description="",
-                time_ms=self.clock.estimate(),
-            )
-            blob = pack(RECORD.encode(record), entry.game.encode(current.state))
-            with self._store_timer("commit"):
-                outcome = await self.store.commit(
-                    game_id,
-                    current.version,
-                    blob,
-                    ENTRY.encode(logged),
-                    finished=False,
-                    request_key=request_key,
-                )
-            if outcome.status is CommitStatus.APPLIED:
-                fresh = self.cache.put(game_id, outcome.version, current.state, meta, record)
-                # a bot deciding against the version before the join takes this one up
-                await self._after_commit(entry, game_id, fresh)
-                return join_response(
-                    seat,
-                    self.tokens.issue(game_id, seat, meta.salt),
-                    self.snapshot(entry, game_id, fresh, seat),
-                )
-            if outcome.status is CommitStatus.DUPLICATE:
-                return await self._joined(entry, game_id, current, outcome.version)
-            if outcome.status is CommitStatus.MISSING:
-                raise GameNotFoundError(f"there is no game 'games/{game_id}'")
-            # CONFLICT: another join (or move) landed first; look again
-        raise StaleVersionError("the game is changing too fast; try again")
+    async def resign(self, caller: Caller, request: spb.ResignRequest) -> bytes:
+        return await hosted.resign(self, caller, request)
 
-    def _seat_to_claim(self, entry: Entry, current: Cached, wanted: int | None) -> int:
-        record, seat_count = current.record, current.meta.seat_count
-        if not record.listed:
-            raise FailedPreconditionError(
-                "this game is not listed: its seat tokens went to its creator", "NOT_LISTED"
-            )
-        if hosting.is_over(entry.game, current.state, record):  # or ended by the platform
-            raise GameFinishedError("the game is over")
-        if wanted is None:
-            if not record.open_seats:
-                raise FailedPreconditionError("every seat of this game is taken", "GAME_FULL")
-            return record.open_seats[0]
-        if not 0 <= wanted < seat_count:
-            raise BadRequestError(f"seat must be 0..{seat_count - 1}", "BAD_SEAT")
-        if not record.seats[wanted].open:
-            raise FailedPreconditionError(f"seat {wanted} is taken", "SEAT_TAKEN")
-        return wanted
+    async def suggest_move(
+        self, caller: Caller, request: spb.SuggestMoveRequest
+    ) -> spb.SuggestMoveResponse:
+        return await hosted.suggest_move(self, caller, request)
 
-    async def _joined(self, entry: Entry, game_id: str, current: Cached, version: int) -> bytes:
-        """The first answer to a retried join: the seat its system entry names."""
-        self.metrics.inc(self.metrics.idempotent_replays, "JoinGame")
-        blobs = await self.store.read_log(game_id, version - 2, 1)
-        logged = self._entry(blobs[0])
-        seat = logged.seat
-        return join_response(
-            seat,
-            self.tokens.issue(game_id, seat, current.meta.salt),
-            self.snapshot(entry, game_id, current, seat),
-        )
+    async def service_due(self, game_id: str, now_ms: int) -> None:
+        await hosted.service_due(self, game_id, now_ms)
 
     async def list_moves(
         self, caller: Caller, request: spb.ListMovesRequest
@@ -555,13 +387,13 @@ class Games:
         game_id = limits.game_id(request.name)
         size = limits.page_size(request.page_size)
         start = self.tokens.page_offset(game_id, request.page_token)
-        loaded = await self._load(game_id)
-        meta = self._meta(game_id, loaded)
+        loaded = await self.load(game_id)
+        meta = self.meta_of(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
         viewer = self.viewer_of(caller, game_id, meta)
-        with self._store_timer("read_log"):
+        with self.store_timer("read_log"):
             blobs = await self.store.read_log(game_id, start, size + 1)
-        records = [self._entry(blob) for blob in blobs[:size]]
+        records = [self.log_entry(blob) for blob in blobs[:size]]
         more = len(blobs) > size
         return spb.ListMovesResponse(
             moves=[move_record(entry, record, viewer) for record in records],
@@ -576,8 +408,8 @@ class Games:
 
     async def current_state(self, game_id: str) -> Cached:
         """The stored game's latest state (decoded once per version per process)."""
-        loaded = await self._load(game_id)
-        meta = self._meta(game_id, loaded)
+        loaded = await self.load(game_id)
+        meta = self.meta_of(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
         return self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
 
@@ -602,8 +434,8 @@ class Games:
         game_id = limits.game_id(request.name)
         async with self.stream_limit.held(caller.peer), self.store.watch(game_id) as mailbox:
             # subscribed first, read second: no change can fall between the two
-            loaded = await self._load(game_id)
-            meta = self._meta(game_id, loaded)
+            loaded = await self.load(game_id)
+            meta = self.meta_of(game_id, loaded)
             entry = self.catalog.get(meta.game_type)
             viewer = self.viewer_of(caller, game_id, meta)
             current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
@@ -648,11 +480,11 @@ class Games:
         (log entry i produced version i + 2)."""
         if end <= start.version:
             return
-        with self._store_timer("read_log"):
+        with self.store_timer("read_log"):
             blobs = await self.store.read_log(game_id, start.version - 1, end - start.version)
         state, record = start.state, start.record
         for offset, blob in enumerate(blobs, start=start.version + 1):
-            state, record = self._replay_one(entry, state, record, self._entry(blob))
+            state, record = self._replay_one(entry, state, record, self.log_entry(blob))
             yield Cached(offset, state, start.meta, record)
 
     # -- steps of a move -----------------------------------------------------------------
@@ -667,8 +499,8 @@ class Games:
                 self.metrics.inc(self.metrics.state_cache, "hit")
                 return cached, None
         self.metrics.inc(self.metrics.state_cache, "miss")
-        loaded = await self._load(game_id, request_key)
-        meta = self._meta(game_id, loaded)
+        loaded = await self.load(game_id, request_key)
+        meta = self.meta_of(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
         cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
         return cached, loaded.prior_version
@@ -679,7 +511,7 @@ class Games:
         """(move, new state), after the driver's checks against the cached legal moves."""
         game = entry.game
         with self._rule_timer(game.id, "apply"):
-            legal = self._legal(entry, cached, seat)
+            legal = self.legal(entry, cached, seat)
             if choice == "move_id":
                 return driver.play_id(game, cached.state, seat, request.move_id, legal)
             move = self._typed_move(entry, request.move)
@@ -727,7 +559,7 @@ class Games:
             time_ms=self.clock.estimate(),
         )
         finished = hosting.is_over(game, state, record)
-        with self._store_timer("commit"):
+        with self.store_timer("commit"):
             outcome = await self.store.commit(
                 game_id,
                 cached.version,
@@ -742,7 +574,7 @@ class Games:
                 self.metrics.inc(self.metrics.games_finished, game.id)
         return outcome, record
 
-    async def _commit_record(
+    async def commit_record(
         self,
         entry: Entry,
         game_id: str,
@@ -753,7 +585,7 @@ class Games:
     ) -> CommitOutcome:
         """Commit a change of the seat record alone (a system entry): the state as it is."""
         finished = hosting.is_over(entry.game, cached.state, record)
-        with self._store_timer("commit"):
+        with self.store_timer("commit"):
             outcome = await self.store.commit(
                 game_id,
                 cached.version,
@@ -764,10 +596,10 @@ class Games:
             )
         if outcome.status is CommitStatus.APPLIED:
             fresh = self.cache.put(game_id, outcome.version, cached.state, cached.meta, record)
-            await self._after_commit(entry, game_id, fresh)
+            await self.after_commit(entry, game_id, fresh)
         return outcome
 
-    async def _after_commit(self, entry: Entry, game_id: str, cached: Cached) -> None:
+    async def after_commit(self, entry: Entry, game_id: str, cached: Cached) -> None:
         """Note when the game next needs the service (a deadline, a bot's turn), and start
         a bot's decision here at once."""
         record = cached.record
@@ -781,91 +613,6 @@ class Games:
                 self.bots.kick(entry, game_id, cached)
         with contextlib.suppress(StoreUnavailableError):
             await self.store.due_set(game_id, due)
-
-    # -- hosted play: resignation, timeouts, bots ----------------------------------------
-
-    async def resign(self, caller: Caller, request: spb.ResignRequest) -> bytes:
-        """The caller's seat leaves: a two-seat game ends, a larger one plays on with the
-        seat played out by a bot; the seat ranks below every seat that did not resign."""
-        game_id = limits.game_id(request.name)
-        if caller.token is None:
-            raise TokenRequiredError("resigning needs a seat token")
-        request_id = limits.request_id(request.request_id)
-        owner = caller.token.partition(".")[0]
-        request_key = f"{owner}:resign:{request_id}" if request_id else None
-        for _ in range(limits.MAX_SEATS + 1):
-            loaded = await self._load(game_id, request_key)
-            meta = self._meta(game_id, loaded)
-            entry = self.catalog.get(meta.game_type)
-            current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
-            seat = self.tokens.seat_of(game_id, meta.salt, meta.seat_count, caller.token)
-            if loaded.prior_version is not None:  # a retry: the version it made
-                played = await self._replay_answer(
-                    entry, game_id, current, seat, loaded.prior_version, "Resign"
-                )
-                return self.snapshot(entry, game_id, played.cached, seat)
-            if current.record.clock is not None and await self._timed_out(entry, game_id, current):
-                continue  # a deadline that passed first decides first (as for a move)
-            if hosting.is_over(entry.game, current.state, current.record):
-                raise GameFinishedError("the game is over")
-            gone = current.record.seats[seat]
-            if gone.resigned or gone.timed_out:
-                why = "has resigned already" if gone.resigned else "has lost on time already"
-                raise FailedPreconditionError(f"this seat {why}", "ALREADY_RESIGNED")
-            record = hosting.left(current.record, seat, "resign")
-            logged = self._system_entry(current, seat, resign_id(seat), f"Seat {seat} resigned")
-            outcome = await self._commit_record(
-                entry, game_id, current, record, logged, request_key
-            )
-            if outcome.status is CommitStatus.APPLIED:
-                self.metrics.inc(self.metrics.resignations, entry.game.id)
-                fresh = self.cache.at(game_id, outcome.version) or await self.current_state(game_id)
-                return self.snapshot(entry, game_id, fresh, seat)
-            if outcome.status is CommitStatus.DUPLICATE:
-                played = await self._replay_answer(
-                    entry, game_id, current, seat, outcome.version, "Resign"
-                )
-                return self.snapshot(entry, game_id, played.cached, seat)
-            if outcome.status is CommitStatus.MISSING:
-                raise GameNotFoundError(f"there is no game 'games/{game_id}'")
-        raise StaleVersionError("the game is changing too fast; try again")
-
-    def _system_entry(self, cached: Cached, seat: int, move_id: str, text: str) -> LogEntry:
-        return LogEntry(
-            version=cached.version + 1,
-            seat=seat,
-            move_id=move_id,
-            description=text,
-            public_move_id=None,
-            public_description="",
-            time_ms=self.clock.estimate(),
-        )
-
-    async def _timed_out(
-        self, entry: Entry, game_id: str, cached: Cached, now: int | None = None
-    ) -> bool:
-        """Apply a passed deadline of this game (once, by compare-and-set); True if one was
-        due at the store's time ``now`` (the caller looks at the game again)."""
-        if now is None:
-            now = await self.store.now_ms()
-        seat = hosting.timed_out(cached.record, now)
-        if seat is None:
-            return False
-        clock = cached.record.clock
-        assert clock is not None
-        if clock.forfeit:
-            record = hosting.left(cached.record, seat, "timeout")
-            text = f"Seat {seat} ran out of time and loses"
-        else:  # a bot makes this decision (BotSeats, once); the seat then plays on
-            seats = list(cached.record.seats)
-            seats[seat] = replace(seats[seat], bot_decides=True)
-            record = replace(cached.record, seats=tuple(seats))
-            text = f"Seat {seat} ran out of time; a bot makes this decision"
-        logged = self._system_entry(cached, seat, timeout_id(seat, clock.forfeit), text)
-        outcome = await self._commit_record(entry, game_id, cached, record, logged)
-        if outcome.status is CommitStatus.APPLIED:
-            self.metrics.inc(self.metrics.timeouts, entry.game.id)
-        return True
 
     async def play_as(
         self, game_id: str, seat: int, move_id: str, expected: int, request_id: str
@@ -883,25 +630,7 @@ class Games:
         played = await self.play_move(Caller(token, "service", service=True), request)
         return played.cached.version
 
-    async def service_due(self, game_id: str, now_ms: int) -> None:
-        """The sweep's work for one game: a passed deadline, or a bot's turn."""
-        try:
-            cached = await self.current_state(game_id)
-        except GameNotFoundError:
-            await self.store.due_set(game_id, 0)
-            return
-        entry = self.catalog.get(cached.meta.game_type)
-        if cached.record.clock is not None and await self._timed_out(
-            entry, game_id, cached, now_ms
-        ):
-            return
-        if self.bots.to_play(entry, cached) is not None:
-            self.bots.kick(entry, game_id, cached)
-            return
-        over = hosting.is_over(entry.game, cached.state, cached.record)
-        await self.store.due_set(game_id, 0 if over else hosting.next_deadline(cached.record))
-
-    async def _replay_answer(
+    async def replay_answer(
         self,
         entry: Entry,
         game_id: str,
@@ -919,13 +648,13 @@ class Games:
 
     async def _state_at(self, entry: Entry, game_id: str, meta: GameMeta, version: int) -> Cached:
         """Rebuild the game at ``version`` from the seed, the first record and the log."""
-        with self._store_timer("read_log"):
+        with self.store_timer("read_log"):
             blobs = await self.store.read_log(game_id, 0, version - 1)
         game = entry.game
         state = driver.new_game(game, meta.seat_count, meta.options_dict, meta.seed)
         record = meta.first_record
         for blob in blobs:
-            state, record = self._replay_one(entry, state, record, self._entry(blob))
+            state, record = self._replay_one(entry, state, record, self.log_entry(blob))
         return Cached(version, state, meta, record)
 
     @staticmethod
@@ -939,14 +668,14 @@ class Games:
 
     # -- helpers ----------------------------------------------------------------------
 
-    async def _load(self, game_id: str, request_key: str | None = None) -> Loaded:
-        with self._store_timer("load"):
+    async def load(self, game_id: str, request_key: str | None = None) -> Loaded:
+        with self.store_timer("load"):
             loaded = await self.store.load(game_id, request_key)
         if loaded is None:
             raise GameNotFoundError(f"there is no game 'games/{game_id}'")
         return loaded
 
-    def _meta(self, game_id: str, loaded: Loaded) -> GameMeta:
+    def meta_of(self, game_id: str, loaded: Loaded) -> GameMeta:
         """The game's metadata: immutable, so the cached copy when there is one."""
         known = self.cache.meta(game_id)
         if known is not None:
@@ -957,7 +686,7 @@ class Games:
             raise CorruptGameError("the stored game metadata cannot be read") from exc
 
     @staticmethod
-    def _entry(blob: bytes) -> LogEntry:
+    def log_entry(blob: bytes) -> LogEntry:
         try:
             return ENTRY.decode(blob)
         except ValueError as exc:
@@ -982,7 +711,7 @@ class Games:
             cached = self.cache.put(game_id, version, self._decode(entry, state), meta, record)
         return cached
 
-    def _legal(self, entry: Entry, cached: Cached, seat: int) -> Sequence[Any]:
+    def legal(self, entry: Entry, cached: Cached, seat: int) -> Sequence[Any]:
         legal = cached.legal.get(seat)
         if legal is None:
             legal = cached.legal[seat] = driver.legal_moves_for(entry.game, cached.state, seat)
@@ -1007,7 +736,7 @@ class Games:
     def _snapshot_core(self, entry: Entry, game_id: str, cached: Cached, viewer: int) -> bytes:
         built = cached.snapshots.get(viewer)
         if built is None:
-            legal = self._legal(entry, cached, viewer) if _plays(cached, viewer) else ()
+            legal = self.legal(entry, cached, viewer) if hosted.plays(cached, viewer) else ()
             built = cached.snapshots[viewer] = self.writer.snapshot(
                 entry,
                 game_id,
@@ -1028,35 +757,8 @@ class Games:
     def _rule_timer(self, game: str, operation: str) -> Timer:
         return self.metrics.timer(self.metrics.rule_seconds, game, operation)
 
-    def _store_timer(self, operation: str) -> Timer:
+    def store_timer(self, operation: str) -> Timer:
         return self.metrics.timer(self.metrics.store_seconds, operation)
-
-
-_LOBBY_SCAN = 10
-
-
-def _plays(cached: Cached, viewer: int) -> bool:
-    """Whether the viewer is a seat its person still plays (not one that resigned or lost
-    on time, which a bot plays out): only then does its snapshot list legal moves."""
-    if viewer == SPECTATOR:
-        return False
-    seat = cached.record.seats[viewer]
-    return not (seat.resigned or seat.timed_out)
-
-
-def _check_still_playing(cached: Cached, seat: int) -> None:
-    if not _plays(cached, seat):
-        gone = cached.record.seats[seat]
-        why = "resigned" if gone.resigned else "lost on time"
-        raise FailedPreconditionError(
-            f"this seat has {why}: a bot plays it out", "ALREADY_RESIGNED"
-        )
-
-
-def _cursor(payload: bytes | None) -> tuple[int, str] | None:
-    if payload is None:
-        return None
-    return int.from_bytes(payload[:8], "big"), payload[8:].decode("ascii", "replace")
 
 
 def _new_game_id() -> str:
