@@ -1,5 +1,11 @@
 """Python client for the tribes game-state service, and the ``tribes`` CLI."""
 
-from tribes_client.client import DEFAULT_TARGET, AsyncClient, Client, TribesError
+from tribes_client.client import (
+    DEFAULT_TARGET,
+    PLAY_SUBPROTOCOL,
+    AsyncClient,
+    Client,
+    TribesError,
+)
 
-__all__ = ["DEFAULT_TARGET", "AsyncClient", "Client", "TribesError"]
+__all__ = ["DEFAULT_TARGET", "PLAY_SUBPROTOCOL", "AsyncClient", "Client", "TribesError"]

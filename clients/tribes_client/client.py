@@ -32,6 +32,9 @@ from tribes_client.v1 import game_service_pb2_grpc as spb_grpc
 T = TypeVar("T")
 
 DEFAULT_TARGET = "127.0.0.1:50051"
+#: The WebSocket subprotocol of a play session in binary protobuf frames (README "Play
+#: sessions"); the service's ``tribes.http.gateway.BINARY_SUBPROTOCOL``.
+PLAY_SUBPROTOCOL = "tribes.v1.proto"
 _RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 

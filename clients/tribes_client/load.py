@@ -43,6 +43,7 @@ from typing import Any
 
 import grpc
 
+from tribes_client.client import PLAY_SUBPROTOCOL
 from tribes_client.v1 import common_pb2 as pb
 from tribes_client.v1 import game_service_pb2 as spb
 from tribes_client.v1 import game_service_pb2_grpc as spb_grpc
@@ -326,7 +327,7 @@ class _WebSocketSeat:
         url = f"http://{self._cfg.http_target}/v1/{name}:play"
         self._socket = await self._http.ws_connect(
             url,
-            protocols=("tribes.v1.proto",),
+            protocols=(PLAY_SUBPROTOCOL,),
             headers={"authorization": f"Bearer {self._token}"},
             timeout=aiohttp.ClientWSTimeout(ws_close=self._cfg.timeout),
         )

@@ -191,3 +191,10 @@ async def test_a_socket_the_client_closes_ends_its_session(app: Any, http: Http)
     seats = (await call(http, "GET", f"/v1/{name}"))[1]["seats"]
     assert not seats[0].get("present", False), seats  # the seat left when its socket closed
     assert app.games.presence.holds == 0
+
+
+def test_the_python_client_names_the_services_subprotocol() -> None:
+    """The client distribution cannot import the service: its constant is checked here."""
+    from tribes_client import PLAY_SUBPROTOCOL
+
+    assert PLAY_SUBPROTOCOL == gateway.BINARY_SUBPROTOCOL
