@@ -574,6 +574,19 @@ class Games:
                 self.metrics.inc(self.metrics.games_finished, game.id)
         return outcome, record
 
+    def system_entry(self, cached: Cached, seat: int, move_id: str, text: str) -> LogEntry:
+        """The log entry of a system action on ``seat`` at the version after ``cached``
+        (a join, a resignation, a timeout): public, with no move behind it."""
+        return LogEntry(
+            version=cached.version + 1,
+            seat=seat,
+            move_id=move_id,
+            description=text,
+            public_move_id=None,
+            public_description="",
+            time_ms=self.clock.estimate(),
+        )
+
     async def commit_record(
         self,
         entry: Entry,
@@ -582,8 +595,9 @@ class Games:
         record: GameRecord,
         logged: LogEntry,
         request_key: str | None = None,
-    ) -> CommitOutcome:
-        """Commit a change of the seat record alone (a system entry): the state as it is."""
+    ) -> tuple[CommitOutcome, Cached | None]:
+        """Commit a change of the seat record alone (a system entry): the state as it is;
+        with the state at the version it made when it landed."""
         finished = hosting.is_over(entry.game, cached.state, record)
         with self.store_timer("commit"):
             outcome = await self.store.commit(
@@ -594,10 +608,11 @@ class Games:
                 finished=finished,
                 request_key=request_key,
             )
-        if outcome.status is CommitStatus.APPLIED:
-            fresh = self.cache.put(game_id, outcome.version, cached.state, cached.meta, record)
-            await self.after_commit(entry, game_id, fresh)
-        return outcome
+        if outcome.status is not CommitStatus.APPLIED:
+            return outcome, None
+        fresh = self.cache.put(game_id, outcome.version, cached.state, cached.meta, record)
+        await self.after_commit(entry, game_id, fresh)
+        return outcome, fresh
 
     async def after_commit(self, entry: Entry, game_id: str, cached: Cached) -> None:
         """Note when the game next needs the service (a deadline, a bot's turn), and start

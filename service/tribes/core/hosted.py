@@ -22,7 +22,7 @@ from tribes.core.errors import (
     StaleVersionError,
     TokenRequiredError,
 )
-from tribes.core.records import LogEntry, resign_id, timeout_id
+from tribes.core.records import resign_id, timeout_id
 from tribes.engine import SPECTATOR, GameFinishedError, NotYourTurnError
 from tribes.store import CommitStatus
 from tribes.v1 import game_service_pb2 as spb
@@ -87,16 +87,14 @@ async def resign(games: Games, caller: Caller, request: spb.ResignRequest) -> by
             continue  # a deadline that passed first decides first (as for a move)
         if hosting.is_over(entry.game, current.state, current.record):
             raise GameFinishedError("the game is over")
-        gone = current.record.seats[seat]
-        if gone.resigned or gone.timed_out:
-            why = "has resigned already" if gone.resigned else "has lost on time already"
-            raise FailedPreconditionError(f"this seat {why}", "ALREADY_RESIGNED")
+        check_still_playing(current, seat)  # resigning twice, or after losing on time
         record = hosting.left(current.record, seat, "resign")
-        logged = _system_entry(games, current, seat, resign_id(seat), f"Seat {seat} resigned")
-        outcome = await games.commit_record(entry, game_id, current, record, logged, request_key)
-        if outcome.status is CommitStatus.APPLIED:
+        logged = games.system_entry(current, seat, resign_id(seat), f"Seat {seat} resigned")
+        outcome, fresh = await games.commit_record(
+            entry, game_id, current, record, logged, request_key
+        )
+        if fresh is not None:  # applied
             games.metrics.inc(games.metrics.resignations, entry.game.id)
-            fresh = games.cache.at(game_id, outcome.version) or await games.current_state(game_id)
             return games.snapshot(entry, game_id, fresh, seat)
         if outcome.status is CommitStatus.DUPLICATE:
             played = await games.replay_answer(
@@ -106,18 +104,6 @@ async def resign(games: Games, caller: Caller, request: spb.ResignRequest) -> by
         if outcome.status is CommitStatus.MISSING:
             raise GameNotFoundError(f"there is no game 'games/{game_id}'")
     raise StaleVersionError("the game is changing too fast; try again")
-
-
-def _system_entry(games: Games, cached: Cached, seat: int, move_id: str, text: str) -> LogEntry:
-    return LogEntry(
-        version=cached.version + 1,
-        seat=seat,
-        move_id=move_id,
-        description=text,
-        public_move_id=None,
-        public_description="",
-        time_ms=games.clock.estimate(),
-    )
 
 
 async def timed_out(
@@ -140,8 +126,8 @@ async def timed_out(
         seats[seat] = replace(seats[seat], bot_decides=True)
         record = replace(cached.record, seats=tuple(seats))
         text = f"Seat {seat} ran out of time; a bot makes this decision"
-    logged = _system_entry(games, cached, seat, timeout_id(seat, clock.forfeit), text)
-    outcome = await games.commit_record(entry, game_id, cached, record, logged)
+    logged = games.system_entry(cached, seat, timeout_id(seat, clock.forfeit), text)
+    outcome, _ = await games.commit_record(entry, game_id, cached, record, logged)
     if outcome.status is CommitStatus.APPLIED:
         games.metrics.inc(games.metrics.timeouts, entry.game.id)
     return True

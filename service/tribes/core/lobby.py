@@ -18,7 +18,7 @@ from tribes.core.errors import (
     GameNotFoundError,
     StaleVersionError,
 )
-from tribes.core.records import ENTRY, RECORD, LogEntry, join_id, pack, unpack
+from tribes.core.records import join_id, unpack
 from tribes.core.snapshots import join_response
 from tribes.engine import GameFinishedError
 from tribes.store import CommitStatus, Loaded
@@ -120,29 +120,14 @@ async def join_game(games: Games, caller: Caller, request: spb.JoinGameRequest) 
         if record.clock is not None and not hosting.waiting(record):
             to_act = entry.game.to_act(current.state)
             record = hosting.table_full(record, to_act, await games.store.now_ms())
-        logged = LogEntry(
-            version=current.version + 1,
-            seat=seat,
-            move_id=join_id(seat, name),
-            description=f"{name or 'A player'} joined as seat {seat}",
-            public_move_id=None,
-            public_description="",
-            time_ms=games.clock.estimate(),
+        text = f"{name or 'A player'} joined as seat {seat}"
+        logged = games.system_entry(current, seat, join_id(seat, name), text)
+        # committed like every system entry; a bot deciding against the version before
+        # the join takes the new one up (``after_commit``)
+        outcome, fresh = await games.commit_record(
+            entry, game_id, current, record, logged, request_key
         )
-        blob = pack(RECORD.encode(record), entry.game.encode(current.state))
-        with games.store_timer("commit"):
-            outcome = await games.store.commit(
-                game_id,
-                current.version,
-                blob,
-                ENTRY.encode(logged),
-                finished=False,
-                request_key=request_key,
-            )
-        if outcome.status is CommitStatus.APPLIED:
-            fresh = games.cache.put(game_id, outcome.version, current.state, meta, record)
-            # a bot deciding against the version before the join takes this one up
-            await games.after_commit(entry, game_id, fresh)
+        if fresh is not None:
             return join_response(
                 seat,
                 games.tokens.issue(game_id, seat, meta.salt),
