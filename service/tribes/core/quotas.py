@@ -13,8 +13,9 @@ on the same host must set.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 from tribes.core.errors import QuotaError
 
@@ -98,23 +99,14 @@ class StreamLimit:
         else:
             self._open.pop(key, None)
 
-    def held(self, peer: str) -> _Held:
+    @contextlib.asynccontextmanager
+    async def held(self, peer: str) -> AsyncIterator[None]:
         """``async with limit.held(peer):`` around a stream's life (beside its watch)."""
-        return _Held(self, peer)
-
-
-class _Held:
-    __slots__ = ("_key", "_limit", "_peer")
-
-    def __init__(self, limit: StreamLimit, peer: str) -> None:
-        self._limit, self._peer = limit, peer
-        self._key: str | None = None
-
-    async def __aenter__(self) -> None:
-        self._key = self._limit.enter(self._peer)
-
-    async def __aexit__(self, *_: object) -> None:
-        self._limit.leave(self._key)
+        key = self.enter(peer)
+        try:
+            yield
+        finally:
+            self.leave(key)
 
 
 def peer_host(peer: str) -> str:

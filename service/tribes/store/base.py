@@ -222,7 +222,7 @@ class Store(abc.ABC):
         """Up to ``count`` games whose time has come, earliest first."""
 
     @abc.abstractmethod
-    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str = "1") -> bool:
+    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str) -> bool:
         """Take the lease ``name`` of a game for ``ttl_ms`` as ``holder``; False if
         someone holds it."""
 

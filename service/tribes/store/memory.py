@@ -208,7 +208,7 @@ class MemoryStore(Store):
         due = sorted((when, g) for g, when in self._due.items() if when <= when_ms)
         return [g for _, g in due[:count]]
 
-    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str = "1") -> bool:
+    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str) -> bool:
         self._check_open()
         now = self._clock()
         key = (game_id, name)

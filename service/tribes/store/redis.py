@@ -354,7 +354,7 @@ class RedisStore(Store):
             )
         return [_bytes(member).decode() for member in raw]
 
-    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str = "1") -> bool:
+    async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str) -> bool:
         with _unavailable("claim"):
             taken = await self._redis.execute(
                 "SET", self.keys.lease(game_id, name), holder, "NX", "PX", ttl_ms
