@@ -32,6 +32,7 @@ from tribes import bots
 from tribes.core import botseats, limits
 from tribes.core.catalog import Catalog, build_catalog
 from tribes.core.games import Games
+from tribes.core.proxies import TrustedProxies, parse_networks
 from tribes.core.quotas import RateLimit, StreamLimit
 from tribes.core.status import KNOWN
 from tribes.core.tokens import SeatTokens
@@ -121,6 +122,7 @@ class App:
             stream_limit=StreamLimit(
                 settings.streams_per_peer, limit_loopback=settings.limit_loopback
             ),
+            proxies=TrustedProxies(parse_networks(settings.trusted_proxies)),
             chooser=bots.within(settings.bot_budget_ms),
             bot_kinds=bots.KINDS,
             suggester=bots.suggest,
@@ -130,7 +132,7 @@ class App:
         )
         request_log = RequestLog(request_stream) if settings.log_requests else None
         server = grpc.aio.server(
-            interceptors=[ObservabilityInterceptor(metrics, request_log)],
+            interceptors=[ObservabilityInterceptor(metrics, request_log, games.proxies)],
             options=[
                 # off by default, so a second server on a taken port fails instead of
                 # silently sharing it

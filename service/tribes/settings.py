@@ -39,6 +39,8 @@
 | TRIBES_CREATE_BURST            | 50        | CreateGame burst per peer                       |
 | TRIBES_STREAMS_PER_PEER        | 200       | open sessions + watches per peer (0 = no limit) |
 | TRIBES_LIMIT_LOOPBACK          | 0         | 1 = limit loopback peers too (a local proxy)    |
+| TRIBES_TRUSTED_PROXIES         | (none)    | proxies whose X-Forwarded-For names the caller, |
+|                                |           | networks comma-separated (10.0.0.0/8,fd00::/8)  |
 | TRIBES_MAX_GAMES               | 100000    | live games the embedded store may hold          |
 | TRIBES_BOT_BUDGET_MS           | 500       | a bot seat's thinking time per decision; also   |
 |                                |           | SuggestMove's when the request names none       |
@@ -53,6 +55,7 @@ import pathlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tribes.core.proxies import parse_networks
 from tribes.store import Ttls
 
 #: The repository checkout this package runs from (``make run``), if it is one.
@@ -97,6 +100,7 @@ class Settings:
     create_burst: float = 50.0
     streams_per_peer: int = 200
     limit_loopback: bool = False
+    trusted_proxies: str = ""  # networks, comma-separated (tribes.core.proxies)
     max_games: int = 100_000
     bot_budget_ms: int = 500
     bot_max_budget_ms: int = 2000
@@ -160,8 +164,16 @@ class Settings:
             create_burst=float(e.get("TRIBES_CREATE_BURST", d.create_burst)),
             streams_per_peer=int(e.get("TRIBES_STREAMS_PER_PEER", d.streams_per_peer)),
             limit_loopback=flag("TRIBES_LIMIT_LOOPBACK", d.limit_loopback),
+            trusted_proxies=_networks(e.get("TRIBES_TRUSTED_PROXIES", d.trusted_proxies)),
             max_games=int(e.get("TRIBES_MAX_GAMES", d.max_games)),
             bot_budget_ms=int(e.get("TRIBES_BOT_BUDGET_MS", d.bot_budget_ms)),
             bot_max_budget_ms=int(e.get("TRIBES_BOT_MAX_BUDGET_MS", d.bot_max_budget_ms)),
             bot_default=e.get("TRIBES_BOT_DEFAULT", d.bot_default).strip(),
         )
+
+
+def _networks(text: str) -> str:
+    """``TRIBES_TRUSTED_PROXIES`` as given, once every entry is known to parse (a typo
+    stops the start, not a limit at run time)."""
+    parse_networks(text)
+    return text

@@ -47,6 +47,7 @@ from tribes.core.errors import (
     TokenRequiredError,
 )
 from tribes.core.presence import Presence, Seen
+from tribes.core.proxies import TrustedProxies
 from tribes.core.quotas import RateLimit, StreamLimit, peer_host
 from tribes.core.records import (
     ENTRY,
@@ -87,7 +88,8 @@ class Caller:
     """Who is calling, taken from the call when it starts (a stream outlives its call).
 
     ``token`` is the bearer token (bounded, not yet verified), None for a spectator;
-    ``peer`` the transport's peer address, for quotas and logs; ``service``: the service
+    ``peer`` the caller's address, for quotas and logs (the transport's peer, or the
+    address a trusted proxy forwarded: ``tribes.core.proxies``); ``service``: the service
     itself playing a seat (a bot, a seat played out after it left), never a door's caller.
     """
 
@@ -145,6 +147,7 @@ class Games:
         cache_games: int = 10_000,
         create_limit: RateLimit | None = None,
         stream_limit: StreamLimit | None = None,
+        proxies: TrustedProxies | None = None,
         chooser: Chooser | None = None,
         bot_kinds: Sequence[str] = ("random",),
         suggester: Suggester | None = None,
@@ -166,6 +169,7 @@ class Games:
         self.writer = SnapshotWriter()
         self.create_limit = create_limit or RateLimit(0, 1, what="games created")
         self.stream_limit = stream_limit or StreamLimit(0)
+        self.proxies = proxies or TrustedProxies()  # the doors resolve Caller.peer with it
         self._game_types = game_types(catalog)
         self.clock = StoreClock(store.clock_source())
         self.presence = Presence(store, self.clock)

@@ -24,10 +24,26 @@ from typing import Any, TextIO
 
 import grpc
 
+from tribes.core.proxies import HEADER as FORWARDED
+from tribes.core.proxies import TrustedProxies
 from tribes.core.status import Code
 from tribes.metrics import Metrics
 
 _LOGGED_NAME = 48  # characters of a request's game name or type kept in the log
+
+
+def peer_of(context: Any, proxies: TrustedProxies) -> str:
+    """The caller's address: the call's peer, or whom a trusted proxy forwarded
+    (``x-forwarded-for`` metadata; ``tribes.core.proxies``)."""
+    peer = context.peer() or ""
+    if not proxies:
+        return peer
+    forwarded = [
+        value.decode("latin-1") if isinstance(value, bytes) else value
+        for key, value in context.invocation_metadata() or ()
+        if key == FORWARDED
+    ]
+    return proxies.client(peer, forwarded)
 
 
 class RequestLog:
@@ -80,9 +96,15 @@ def _game_of(request: Any) -> str:
 
 
 class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
-    def __init__(self, metrics: Metrics, request_log: RequestLog | None = None) -> None:
+    def __init__(
+        self,
+        metrics: Metrics,
+        request_log: RequestLog | None = None,
+        proxies: TrustedProxies | None = None,
+    ) -> None:
         self._metrics = metrics
         self._log = request_log
+        self._proxies = proxies or TrustedProxies()
         self._wrapped: dict[str, Any] = {}
 
     async def intercept_service(
@@ -114,6 +136,7 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
         received = metrics.child(metrics.msg_received, *labels)
         sent = metrics.child(metrics.msg_sent, *labels)
         request_log = self._log
+        proxies = self._proxies
         head = f'"method":"{method}"'
 
         class Observed:
@@ -124,7 +147,7 @@ class ObservabilityInterceptor(grpc.aio.ServerInterceptor):
             def __init__(self, context: Any, game: str) -> None:
                 self.context = context
                 self.game = game
-                self.peer = context.peer() if request_log is not None else ""
+                self.peer = peer_of(context, proxies) if request_log is not None else ""
 
             def __enter__(self) -> Observed:
                 started.inc()

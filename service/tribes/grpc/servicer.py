@@ -22,7 +22,9 @@ from google.protobuf.message_factory import GetMessageClass
 
 from tribes.core.errors import BadRequestError
 from tribes.core.games import Caller, Games
+from tribes.core.proxies import TrustedProxies
 from tribes.core.status import KNOWN, failure_of
+from tribes.grpc.interceptors import peer_of
 from tribes.v1 import game_service_pb2 as spb
 
 Context = grpc.aio.ServicerContext[Any, Any]
@@ -65,23 +67,23 @@ async def abort(context: Context, exc: Exception) -> None:
 _GRPC_CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 
-def caller_of(context: Context) -> Caller:
-    """The caller's token and peer, read once at the start of the call."""
+def caller_of(context: Context, proxies: TrustedProxies) -> Caller:
+    """The caller's token and address, read once at the start of the call."""
     authorization = None
     for key, value in context.invocation_metadata() or ():
         if key == "authorization":
             authorization = value.decode("latin-1") if isinstance(value, bytes) else value
             break
-    return Caller.of(authorization, context.peer() or "")
+    return Caller.of(authorization, peer_of(context, proxies))
 
 
 def _unary(
-    call: Callable[[Caller, Any], Awaitable[Any]],
+    call: Callable[[Caller, Any], Awaitable[Any]], proxies: TrustedProxies
 ) -> Callable[[Any, Context], Awaitable[Any]]:
     async def handle(request: Any, context: Context) -> Any:
         try:
             _check(request)
-            return await call(caller_of(context), request)
+            return await call(caller_of(context, proxies), request)
         except KNOWN as exc:
             await abort(context, exc)
             raise  # unreachable: abort raises
@@ -90,12 +92,12 @@ def _unary(
 
 
 def _server_stream(
-    call: Callable[[Caller, Any], AsyncGenerator[Any, None]],
+    call: Callable[[Caller, Any], AsyncGenerator[Any, None]], proxies: TrustedProxies
 ) -> Callable[[Any, Context], AsyncIterator[Any]]:
     async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
         try:
             _check(request)
-            async with contextlib.aclosing(call(caller_of(context), request)) as replies:
+            async with contextlib.aclosing(call(caller_of(context, proxies), request)) as replies:
                 async for reply in replies:
                     if reply is not None:  # None is an idle tick; gRPC has keepalives
                         yield reply
@@ -107,10 +109,11 @@ def _server_stream(
 
 def _bidi_stream(
     call: Callable[[Caller, AsyncIterator[Any]], AsyncGenerator[Any, None]],
+    proxies: TrustedProxies,
 ) -> Callable[[AsyncIterator[Any], Context], AsyncIterator[Any]]:
     async def handle(requests: AsyncIterator[Any], context: Context) -> AsyncIterator[Any]:
         try:
-            async with contextlib.aclosing(call(caller_of(context), requests)) as replies:
+            async with contextlib.aclosing(call(caller_of(context, proxies), requests)) as replies:
                 async for reply in replies:
                     yield reply
         except KNOWN as exc:
@@ -137,14 +140,16 @@ SERVICE = spb.DESCRIPTOR.services_by_name["GameService"]
 def add_to_server(games: Games, server: grpc.aio.Server) -> None:
     """Serve every RPC of the service descriptor with the core method of its name
     (replies may be pre-serialized bytes)."""
-    doors: dict[tuple[bool, bool], Callable[[Any], Any]] = {
+    doors: dict[tuple[bool, bool], Callable[..., Any]] = {
         (False, False): _unary,
         (False, True): _server_stream,
         (True, True): _bidi_stream,
     }
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
         method.name: _HANDLERS[method.client_streaming, method.server_streaming](
-            doors[method.client_streaming, method.server_streaming](games.operation(method.name)),
+            doors[method.client_streaming, method.server_streaming](
+                games.operation(method.name), games.proxies
+            ),
             request_deserializer=safe_deserializer(GetMessageClass(method.input_type)),
             response_serializer=_serialize,
         )

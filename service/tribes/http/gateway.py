@@ -105,6 +105,15 @@ class Gateway:
         self._labels: dict[str, str] = {}  # aiohttp resource -> annotation template
         self._openapi = json.dumps(openapi.document(SERVICE, self.routes)).encode()
 
+    def _peer(self, request: web.Request) -> str:
+        """The caller's address: the connection's peer, or whom a trusted proxy
+        forwarded (``X-Forwarded-For``; ``tribes.core.proxies``)."""
+        peer = request.remote or ""
+        proxies = self.games.proxies
+        if not proxies:
+            return peer
+        return proxies.client(peer, request.headers.getall("X-Forwarded-For", ()))
+
     def application(self) -> web.Application:
         app = web.Application(
             middlewares=[self._observe, self._cors, self._errors],
@@ -154,7 +163,7 @@ class Gateway:
             if self.request_log is not None:
                 head = f'"method":{json.dumps(request.method + " " + route)}'
                 self.request_log(
-                    head, request.path[:64], str(status), elapsed * 1000, _peer(request)
+                    head, request.path[:64], str(status), elapsed * 1000, self._peer(request)
                 )
 
     @web.middleware
@@ -215,7 +224,7 @@ class Gateway:
         authorization = request.headers.get("Authorization")
         if authorization is None and route.streaming and "access_token" in request.query:
             authorization = f"Bearer {request.query['access_token']}"
-        caller = Caller.of(authorization, _peer(request))
+        caller = Caller.of(authorization, self._peer(request))
         body = await request.read() if route.body else b""
         message = build_request(route, request.match_info, request.query.items(), body)
         return caller, message
@@ -286,7 +295,7 @@ class Gateway:
             authorization = request.headers.get("Authorization")
             if authorization is None and "access_token" in request.query:
                 authorization = f"Bearer {request.query['access_token']}"
-            caller = Caller.of(authorization, _peer(request))
+            caller = Caller.of(authorization, self._peer(request))
             opened = spb.OpenSession(name=request.match_info[variable])
             held = _version(request.query.get("from_version"))
             if held is not None:
@@ -387,7 +396,3 @@ def _version(text: str | None) -> int | None:
     if not _DIGITS.fullmatch(text):
         raise BadRequestError("Last-Event-ID must be a version number", "BAD_LAST_EVENT_ID")
     return int(text)
-
-
-def _peer(request: web.Request) -> str:
-    return request.remote or ""
