@@ -5,9 +5,6 @@ import { api, gameId } from "/web/api.js";
 import { h, seatChip } from "/web/dom.js";
 import { playerName, saveToken, seatLink, setPlayerName, spectatorLink } from "/web/store.js";
 
-/** Bot kinds a seat may be given at creation (CreateGameRequest.bots). */
-const BOT_KINDS = ["random", "greedy", "ismcts"]; // tribes.bots.KINDS
-
 const $ = (id) => document.getElementById(id);
 let gameTypes = [];
 
@@ -84,7 +81,10 @@ function renderBots() {
           "select",
           { "data-seat": seat, "aria-label": `Seat ${seat}` },
           h("option", { value: "" }, "a person"),
-          BOT_KINDS.map((kind) => h("option", { value: kind }, `bot: ${kind}`)),
+          // the bots this server can seat in this game (GameType.bot_kinds)
+          (selectedType()?.botKinds || []).map((kind) =>
+            h("option", { value: kind }, `bot: ${kind}`),
+          ),
         ),
       ),
     );

@@ -13,6 +13,7 @@ import pytest
 from tests.support.http import call, reason
 from tests.support.redis_server import PrivateRedis
 from tests.support.server import bearer, running_app
+from tribes import bots
 from tribes.server import App
 from tribes.store.redis import RedisStore
 from tribes.v1 import game_service_pb2 as spb
@@ -37,6 +38,7 @@ async def test_list_game_types(http: Http) -> None:
     ids = {t["id"]: t for t in body["gameTypes"]}
     assert {"five_tribes", "fate_of_akalon", "goofspiel"} <= set(ids)
     assert ids["five_tribes"]["seatCounts"] == [2, 3, 4]
+    assert ids["five_tribes"]["botKinds"] == list(bots.KINDS)
 
 
 async def test_create_get_move_and_list_moves(http: Http) -> None:

@@ -44,6 +44,19 @@ async def test_list_game_types_describes_each_game(stub: Stub) -> None:
     )
 
 
+async def test_listed_bot_kinds_are_the_ones_a_seat_can_be_given(stub: Stub) -> None:
+    """Every game type lists the bots this server seats (GameType.bot_kinds): each one is
+    accepted for a seat at creation, and a kind not listed is refused."""
+    response = await stub.ListGameTypes(spb.ListGameTypesRequest())
+    kinds = [list(t.bot_kinds) for t in response.game_types]
+    assert kinds[0] and all(k == kinds[0] for k in kinds)
+    for kind in kinds[0]:
+        created = await create(stub, bots={1: kind})
+        assert created.snapshot.seats[1].bot == kind
+    code, reason, _ = await fails(create(stub, bots={1: "oracle"}))
+    assert (code, reason) == (OK.INVALID_ARGUMENT, "BAD_BOTS")
+
+
 async def test_create_game_returns_version_one_and_a_token_per_seat(stub: Stub) -> None:
     """CreateGame answers the spectator's snapshot at version 1 and one token per seat."""
     created = await create(stub, seats=3)

@@ -170,7 +170,7 @@ class Games:
         self.create_limit = create_limit or RateLimit(0, 1, what="games created")
         self.stream_limit = stream_limit or StreamLimit(0)
         self.proxies = proxies or TrustedProxies()  # the doors resolve Caller.peer with it
-        self._game_types = game_types(catalog)
+        self._game_types = game_types(catalog, self.bot_kinds)
         self.clock = StoreClock(store.clock_source())
         self.presence = Presence(store, self.clock)
         self.bots = BotSeats(self, chooser)

@@ -195,7 +195,7 @@ def move_record(entry: Entry, record: LogEntry, viewer: int) -> pb.MoveRecord:
     return out
 
 
-def game_types(entries: Iterable[Entry]) -> spb.ListGameTypesResponse:
+def game_types(entries: Iterable[Entry], bot_kinds: Sequence[str]) -> spb.ListGameTypesResponse:
     return spb.ListGameTypesResponse(
         game_types=[
             pb.GameType(
@@ -211,6 +211,7 @@ def game_types(entries: Iterable[Entry]) -> spb.ListGameTypesResponse:
                     )
                     for o in e.game.options
                 ],
+                bot_kinds=bot_kinds,
             )
             for e in entries
         ]
