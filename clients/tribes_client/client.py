@@ -230,9 +230,13 @@ class AsyncClient:
         request = spb.ResignRequest(name=name, request_id=request_id or uuid.uuid4().hex)
         return await self._call(self._stub.Resign, request)
 
-    async def watch(self, name: str) -> AsyncGenerator[pb.GameSnapshot, None]:
-        """Snapshots as the game changes, until it ends."""
-        call = self._stub.WatchGame(spb.WatchGameRequest(name=name), metadata=self._metadata)
+    async def watch(
+        self, name: str, *, presence: bool = False
+    ) -> AsyncGenerator[pb.GameSnapshot, None]:
+        """Snapshots as the game changes, until it ends; with ``presence``, also the
+        current version again whenever a seat comes or goes."""
+        request = spb.WatchGameRequest(name=name, presence=presence)
+        call = self._stub.WatchGame(request, metadata=self._metadata)
         try:
             async for snapshot in call:
                 yield snapshot
@@ -302,11 +306,11 @@ class Client:
     def resign(self, name: str, **kw: Any) -> pb.GameSnapshot:
         return self._run(self._async.resign(name, **kw))
 
-    def watch(self, name: str) -> Iterator[pb.GameSnapshot]:
-        """Snapshots as the game changes. An interrupt (Ctrl-C) while waiting cancels
-        the pending read and the stream before it propagates, so it leaves nothing
-        running on the loop."""
-        stream = self._async.watch(name)
+    def watch(self, name: str, *, presence: bool = False) -> Iterator[pb.GameSnapshot]:
+        """Snapshots as the game changes (``presence``: as the async client's). An
+        interrupt (Ctrl-C) while waiting cancels the pending read and the stream before
+        it propagates, so it leaves nothing running on the loop."""
+        stream = self._async.watch(name, presence=presence)
         try:
             while True:
                 step = self._loop.create_task(_next(stream))

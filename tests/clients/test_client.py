@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import grpc
@@ -56,6 +57,22 @@ async def test_async_client_request_id_makes_retries_safe(app: App) -> None:  # 
         first = await seat.apply_move(game.name, move_id="bid:5", request_id="same")
         second = await seat.apply_move(game.name, move_id="bid:5", request_id="same")
         assert first == second and first.version == 2
+
+
+async def test_async_client_watch_with_presence_sees_a_seat_come(app: App) -> None:  # noqa: F811
+    """``watch(presence=True)`` yields the version again when a seat opens a watch."""
+    async with AsyncClient(f"127.0.0.1:{app.port}") as client:
+        game, tokens = await client.create_game("goofspiel", 2, {"cards": "3"})
+        spectator = client.watch(game.name, presence=True)
+        first = await anext(spectator)
+        seat = client.with_token(tokens[0]).watch(game.name)
+        await anext(seat)
+        async with asyncio.timeout(10):
+            came = await anext(spectator)
+        assert came.version == first.version
+        assert [s.present for s in came.seats] == [True, False]
+        await seat.aclose()
+        await spectator.aclose()
 
 
 async def test_async_client_gives_up_on_an_unreachable_server() -> None:

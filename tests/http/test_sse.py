@@ -71,6 +71,22 @@ async def test_a_spectator_stream_shows_no_seat_data(http: Http) -> None:
     assert view["hasBid"] == [True, False] and "myBid" not in view
 
 
+async def test_presence_true_repeats_the_version_when_a_seat_comes(http: Http) -> None:
+    """``?presence=true``: a seat opening a WebSocket session is pushed to the watch as
+    the same version (the same event id) with the seat now present."""
+    name, tokens = await _create(http)
+    async with http.get(f"/v1/{name}:watch", params={"presence": "true"}) as response:
+        stream = events(response)
+        first = await _next(stream)
+        assert [seat["present"] for seat in first.data["seats"]] == [False, False]
+        params = {"access_token": tokens[0]}
+        async with http.ws_connect(f"/v1/{name}:play", params=params) as session:
+            await session.receive()
+            came = await _next(stream)
+    assert (came.id, came.data["version"]) == (first.id, first.data["version"])
+    assert [seat["present"] for seat in came.data["seats"]] == [True, False]
+
+
 async def test_bad_last_event_id_is_400(http: Http) -> None:
     """A Last-Event-ID that is not a version is refused before the stream starts."""
     name, _ = await _create(http)

@@ -653,6 +653,41 @@ async def test_a_session_is_pushed_the_seat_list_when_a_seat_comes() -> None:
         session.cancel()
 
 
+async def test_a_watch_that_asks_for_presence_is_pushed_the_seat_list_too() -> None:
+    """WatchGame with ``presence``: a seat opening a session and leaving repeats the
+    version with the new seat list; a watch without it is pushed nothing until the next
+    version (every version once)."""
+    clock = HandClock()
+    async with hosted(clock) as (_, stub):
+        created = await create(stub)
+        name, tokens = created.game.name, created.seat_tokens
+        with_presence = stub.WatchGame(spb.WatchGameRequest(name=name, presence=True))
+        plain = stub.WatchGame(spb.WatchGameRequest(name=name))
+        first = await with_presence.read()
+        assert (await plain.read()).version == first.version
+        assert [s.present for s in first.seats] == [False, False]
+        session = stub.Play(metadata=bearer(tokens[1]))
+        await session.write(spb.PlayRequest(open=spb.OpenSession(name=name)))
+        await session.read()
+        async with asyncio.timeout(10):
+            came = await with_presence.read()
+        assert came.version == first.version and [s.present for s in came.seats] == [False, True]
+        session.cancel()
+        async with asyncio.timeout(10):
+            left = await with_presence.read()
+        assert left.version == first.version and not left.seats[1].present
+        assert left.seats[1].presence_since_unix_ms > 0  # when it was last seen
+        seat_move = spb.ApplyMoveRequest(name=name, move_id="bid:1")
+        await stub.ApplyMove(seat_move, metadata=bearer(tokens[0]))
+        async with asyncio.timeout(10):
+            moved = await plain.read()  # the plain watch's next event is the next version
+        assert moved.version == first.version + 1
+        async with asyncio.timeout(10):
+            assert (await with_presence.read()).version == first.version + 1
+        plain.cancel()
+        with_presence.cancel()
+
+
 # -- across processes and restarts (Redis) ------------------------------------------------
 
 

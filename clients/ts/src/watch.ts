@@ -37,6 +37,11 @@ export interface WatchOptions {
   signal?: AbortSignal;
   /** Watch with an EventSource: a constructor, or `true` for `globalThis.EventSource`. */
   eventSource?: EventSourceConstructor | boolean;
+  /**
+   * Also yield the current version again whenever a seat comes or goes, with the new seat
+   * list (`WatchGameRequest.presence`): such snapshots repeat a version already yielded.
+   */
+  presence?: boolean;
 }
 
 /** What the client gives the watchers. */
@@ -138,7 +143,8 @@ export async function* watchWithFetch(
       if (ctx.token) headers["Authorization"] = `Bearer ${ctx.token}`;
       if (lastId !== undefined) headers["Last-Event-ID"] = lastId;
       quiet(); // a server that accepts the connection and never answers is dead too
-      const response = await ctx.fetch(ctx.url(path), {
+      const query = options.presence ? { presence: "true" } : undefined;
+      const response = await ctx.fetch(ctx.url(path, query), {
         headers,
         signal: connection.signal,
         cache: "no-store",
@@ -202,6 +208,7 @@ export async function* watchWithEventSource(
   const query: Record<string, string> = {};
   if (ctx.token) query["access_token"] = ctx.token;
   if (options.fromVersion !== undefined) query["last_event_id"] = String(options.fromVersion);
+  if (options.presence) query["presence"] = "true";
   const queue: Item[] = [];
   let wake: (() => void) | undefined;
   const push = (item: Item): void => {

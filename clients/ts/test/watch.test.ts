@@ -10,6 +10,7 @@ import { after, before, test } from "node:test";
 
 import { anyUnpack, type Any } from "@bufbuild/protobuf/wkt";
 import { EventSource } from "eventsource";
+import WebSocket from "ws";
 
 import { Code, TribesClient, TribesError, type GameSnapshot } from "../src/index.js";
 import { GoofspielViewSchema } from "./gen/tests/games/goofspiel/goofspiel_pb.js";
@@ -211,3 +212,37 @@ test("with an EventSource: an unknown game raises the service's NOT_FOUND", asyn
 test("eventSource: true without a global EventSource is a TypeError", () => {
   assert.throws(() => client.watch("games/x", { eventSource: true }), TypeError);
 });
+
+for (const eventSource of [false, EventSource] as const) {
+  const over = eventSource ? "EventSource" : "fetch";
+  test(`presence: true yields the version again when a seat comes and goes [${over}]`, async () => {
+    const table = await goofspiel(client);
+    const controller = new AbortController();
+    const stream = client.watch(table.name, {
+      presence: true,
+      eventSource,
+      signal: controller.signal,
+    });
+    const first = await stream.next();
+    assert.ok(!first.done);
+    assert.deepEqual(
+      first.value.seats.map((s) => s.present),
+      [false, false],
+    );
+    const session = table.seats[1]!.play(table.name, { WebSocket });
+    const came = await stream.next();
+    assert.ok(!came.done);
+    assert.equal(came.value.version, first.value.version);
+    assert.deepEqual(
+      came.value.seats.map((s) => s.present),
+      [false, true],
+    );
+    session.close();
+    const left = await stream.next();
+    assert.ok(!left.done);
+    assert.equal(left.value.version, first.value.version);
+    assert.equal(left.value.seats[1]!.present, false);
+    controller.abort();
+    assert.ok((await stream.next()).done);
+  });
+}

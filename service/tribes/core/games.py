@@ -432,8 +432,9 @@ class Games:
         ``from_version`` (a consumer resuming, e.g. SSE's Last-Event-ID) the versions
         after it come first and that version itself is not repeated. With
         ``idle_seconds``, ``None`` is yielded after that long without a change (a door's
-        heartbeat). The subscription is released on every way out: the caller cancels,
-        the game ends, the change feed is lost.
+        heartbeat). With ``request.presence``, a seat coming or going also yields the
+        current version again with the new seat list. The subscription is released on
+        every way out: the caller cancels, the game ends, the change feed is lost.
         """
         game_id = limits.game_id(request.name)
         async with self.stream_limit.held(caller.peer), self.store.watch(game_id) as mailbox:
@@ -444,6 +445,8 @@ class Games:
             viewer = self.viewer_of(caller, game_id, meta)
             current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
             hold = None
+            wait = mailbox.get_or_notice if request.presence else mailbox.get
+            seats = meta.seat_count
             self.metrics.watchers.inc()
             try:
                 if viewer != SPECTATOR:
@@ -456,12 +459,19 @@ class Games:
                     async for later in self._versions(entry, game_id, last, current.version):
                         yield self.snapshot(entry, game_id, later, viewer)
                         last = later
+                shown = self.presence.known(game_id, seats)
                 while not hosting.is_over(entry.game, last.state, last.record):
                     try:
                         async with asyncio.timeout(idle_seconds):
-                            change = await mailbox.get()
+                            change = await wait()
                     except TimeoutError:
                         yield None
+                        continue
+                    if isinstance(change, bytes):  # a presence notice (presence=true)
+                        self.presence.absorb(game_id, change)
+                        if (seen := self.presence.known(game_id, seats)) != shown:
+                            shown = seen
+                            yield self.snapshot(entry, game_id, last, viewer, seen)
                         continue
                     if change.version <= last.version:
                         continue
@@ -471,7 +481,8 @@ class Games:
                             yield self.snapshot(entry, game_id, later, viewer)
                             last = later
                     last = self.cached_state(entry, game_id, meta, change.version, change.state)
-                    yield self.snapshot(entry, game_id, last, viewer)
+                    shown = self.presence.known(game_id, seats)
+                    yield self.snapshot(entry, game_id, last, viewer, shown)
             finally:
                 self.metrics.watchers.dec()
                 if hold is not None:

@@ -144,6 +144,19 @@ class Mailbox:
             await self._ready.wait()
         return self._changes.popleft()
 
+    async def get_or_notice(self) -> Change | bytes:
+        """The oldest change, or — when none is queued — the newest notice (taken)."""
+        while not self._changes and self.notice is None:
+            if self._failure is not None:
+                raise StoreUnavailableError(self._failure)
+            self._ready.clear()
+            await self._ready.wait()
+        if self._changes:
+            return self._changes.popleft()
+        notice, self.notice = self.notice, None
+        assert notice is not None
+        return notice
+
 
 class Store(abc.ABC):
     """Async store of games. All methods raise StoreUnavailableError on I/O failure."""
