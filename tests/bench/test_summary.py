@@ -49,10 +49,10 @@ def test_summary_judges_each_session_target_beside_the_peer() -> None:
     }
     verdicts = _verdicts(summary_table([], [], peer))
     assert verdicts == {
-        "websocket sessions, N=1: moves/s ≥ 1.0x boardgame.io": "yes",
-        "websocket sessions, N=1: CPU per move ≤ 1.0x boardgame.io": "no",
-        "websocket sessions, N=16: moves/s ≥ 1.0x boardgame.io": "no",
-        "websocket sessions, N=16: CPU per move ≤ 1.0x boardgame.io": "yes",
+        "WebSocket sessions, N=1: moves/s ≥ 1.0x boardgame.io": "yes",
+        "WebSocket sessions, N=1: CPU per move ≤ 1.0x boardgame.io": "no",
+        "WebSocket sessions, N=16: moves/s ≥ 1.0x boardgame.io": "no",
+        "WebSocket sessions, N=16: CPU per move ≤ 1.0x boardgame.io": "yes",
     }  # unary moves have no target beside the peer
 
 
