@@ -455,8 +455,8 @@ def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
     return "\n".join(out)
 
 
-#: (mode, what the target asks of it beside boardgame.io): the session doors must match
-#: the peer's moves/s at no more CPU per move; unary moves have no target beside the peer
+#: peer-script mode -> the door it measures; each session door must match the peer's
+#: moves/s at no more CPU per move (unary moves have no target beside the peer)
 PEER_TARGETS = {"websocket": "WebSocket sessions", "session": "gRPC sessions"}
 UNARY_FLOOR = 0.76  # service/bare moves/s at N=16 when the target was set (goal: 1.0)
 
