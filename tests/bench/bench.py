@@ -558,7 +558,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip-load", action="store_true")
     parser.add_argument("--skip-capacity", action="store_true")
     parser.add_argument("--skip-peer", action="store_true")
-    parser.add_argument("--peer-repeats", type=int, default=1, help="vs_bgio.sh passes per mode")
+    parser.add_argument(  # one pass of a system can differ from the next by a third
+        "--peer-repeats", type=int, default=3, help="vs_bgio.sh passes per mode (medians)"
+    )
     parser.add_argument(
         "--peer-script",
         default=str(ROOT.parent / "shared" / "bench" / "peers" / "vs_bgio.sh"),
