@@ -83,7 +83,7 @@ class TrustedProxies:
 
     def client(self, peer: str, forwarded: Iterable[str] = ()) -> str:
         """The caller's address: ``peer`` itself unless it is a trusted proxy that
-        forwarded one (then the address as the header spells it, bare)."""
+        forwarded one (then that address, bare and in its canonical form)."""
         if not self._networks:
             return peer
         hop = _address(peer)
