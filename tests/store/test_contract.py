@@ -241,6 +241,26 @@ async def test_a_lease_is_given_back_only_by_its_holder(store: Store) -> None:
     assert await store.claim("g1", "bot:3:1", 30_000, "a")  # another name, another lease
 
 
+async def test_the_due_index_answers_the_earliest_games_whose_time_has_come(
+    store: Store,
+) -> None:
+    """Games noted as due come back earliest first (ties by id), only up to the time
+    asked and at most ``count`` of them, whichever shard each lands in; a new time
+    replaces the old one and 0 forgets the game."""
+    games = [f"due-{i}" for i in range(40)]  # enough ids to fall in every shard
+    for i, game in enumerate(games):
+        await store.due_set(game, 1_000 + 10 * (i % 20))
+    assert await store.due_before(999, 100) == []
+    first = await store.due_before(1_010, 100)
+    assert first == ["due-0", "due-20", "due-1", "due-21"]
+    assert await store.due_before(10_000, 3) == ["due-0", "due-20", "due-1"]
+    await store.due_set("due-0", 0)
+    await store.due_set("due-20", 5_000)
+    assert await store.due_before(1_000, 10) == []
+    assert (await store.due_before(10_000, 40))[-1] == "due-20"
+    assert len(await store.due_before(10_000, 100)) == 39
+
+
 async def test_presence_enter_touch_and_leave(store: Store) -> None:
     """A holder's entry is written on enter (every entry returned and announced), moved
     on by a touch, and replaced on leave by the seat's "left" mark."""
@@ -300,6 +320,32 @@ async def test_redis_keys_share_the_game_hash_tag(redis_url: str, redis_prefix: 
     assert 0 < await client.ttl(f"{redis_prefix}:{{g1}}:req:0:r") <= 30
     await client.aclose()
     await store.close()
+
+
+async def test_the_earlier_single_due_set_is_read_and_emptied(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """A rolling upgrade: an earlier release's replica noted a game in the single due
+    set; the sharded store still finds it (earliest first among its own) and moves it."""
+    import redis.asyncio as aioredis
+
+    store = RedisStore(redis_url, prefix=redis_prefix)
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        await store.due_set("new", 2_000)
+        await client.zadd(f"{redis_prefix}:due", {"old": 1_500})
+        assert await store.due_before(5_000, 10) == ["old", "new"]
+        assert await client.exists(f"{redis_prefix}:due") == 0
+        assert await store.due_before(5_000, 10) == ["old", "new"]  # now in its shard
+        await store.due_set("old", 0)
+        assert await store.due_before(5_000, 10) == ["new"]
+        for i in range(32):
+            await store.due_set(f"spread-{i}", 3_000)
+        shards = [key async for key in client.scan_iter(match=f"{redis_prefix}:due:*")]
+        assert len(shards) > 8  # one key per shard in use, not one for every game
+    finally:
+        await client.aclose()
+        await store.close()
 
 
 async def test_redis_down_is_store_unavailable() -> None:

@@ -7,6 +7,11 @@ deployments (and test runs) sharing one Redis.
 
 from __future__ import annotations
 
+import zlib
+
+#: sorted sets the due index is spread over (each in its own cluster slot)
+DUE_SHARDS = 16
+
 
 class Keys:
     def __init__(self, prefix: str) -> None:
@@ -36,8 +41,18 @@ class Keys:
         """Hash: ``seat:holder`` -> ``since:seen`` of the game's open sessions and watches."""
         return f"{self.prefix}:{{{game_id}}}:presence"
 
-    def due(self) -> str:
-        """Sorted set: games by when they need the service (deadlines, bot turns)."""
+    def due(self, game_id: str) -> str:
+        """Sorted set: games by when they need the service (deadlines, bot turns), one
+        of ``DUE_SHARDS`` by the game id, so a cluster spreads a timed game's every move
+        over its slots instead of writing one key."""
+        return self.due_shard(zlib.crc32(game_id.encode()) % DUE_SHARDS)
+
+    def due_shard(self, shard: int) -> str:
+        return f"{self.prefix}:due:{shard}"
+
+    def due_unsharded(self) -> str:
+        """The single due set of earlier releases, read until it is empty (a rolling
+        upgrade: replicas of the earlier release still write it)."""
         return f"{self.prefix}:due"
 
     def lobby(self, kind: str) -> str:

@@ -40,7 +40,7 @@ from tribes.store.base import (
     decode_presence,
 )
 from tribes.store.commands import Arg, Commands, ConnectionCommands, Feed, Script
-from tribes.store.keys import Keys
+from tribes.store.keys import DUE_SHARDS, Keys
 
 log = logging.getLogger(__name__)
 
@@ -343,16 +343,36 @@ class RedisStore(Store):
     async def due_set(self, game_id: str, when_ms: int) -> None:
         with _unavailable("due_set"):
             if when_ms:
-                await self._redis.execute("ZADD", self.keys.due(), when_ms, game_id)
+                await self._redis.execute("ZADD", self.keys.due(game_id), when_ms, game_id)
             else:
-                await self._redis.execute("ZREM", self.keys.due(), game_id)
+                await self._redis.execute("ZREM", self.keys.due(game_id), game_id)
 
     async def due_before(self, when_ms: int, count: int) -> list[str]:
+        """The earliest ``count`` over every shard (each asked for ``count``, at once),
+        and the earlier releases' single set, whose entries move to their shard."""
+        keys = [self.keys.due_shard(i) for i in range(DUE_SHARDS)]
+        legacy = self.keys.due_unsharded()
         with _unavailable("due_before"):
-            raw = await self._redis.execute(
-                "ZRANGEBYSCORE", self.keys.due(), "-inf", when_ms, "LIMIT", 0, count
+            replies = await asyncio.gather(
+                *(
+                    self._redis.execute(
+                        "ZRANGEBYSCORE", key, "-inf", when_ms, "WITHSCORES", "LIMIT", 0, count
+                    )
+                    for key in (*keys, legacy)
+                ),
+                return_exceptions=True,  # every reply is collected; the first failure raised
             )
-        return [_bytes(member).decode() for member in raw]
+            for reply in replies:
+                if isinstance(reply, BaseException):
+                    raise reply
+            due: dict[str, float] = {}
+            for reply in replies:
+                for member, score in _pairs(reply):
+                    due[member] = min(score, due.get(member, score))
+            for member, score in _pairs(replies[-1]):  # moved once, by whichever replica
+                await self._redis.execute("ZADD", self.keys.due(member), "NX", score, member)
+                await self._redis.execute("ZREM", legacy, member)
+        return sorted(due, key=lambda member: (due[member], member))[:count]
 
     async def claim(self, game_id: str, name: str, ttl_ms: int, holder: str) -> bool:
         with _unavailable("claim"):
@@ -581,3 +601,11 @@ class _Fanout:
             self._mailboxes.clear()
             self._confirmed.clear()
             await self._drop_pubsub()
+
+
+def _pairs(reply: Any) -> list[tuple[str, float]]:
+    """(member, score) pairs of a WITHSCORES reply: RESP2 gives a flat list, RESP3 pairs."""
+    items = list(reply)
+    if items and isinstance(items[0], list | tuple):
+        return [(_bytes(m).decode(), float(s)) for m, s in items]
+    return [(_bytes(items[i]).decode(), float(items[i + 1])) for i in range(0, len(items), 2)]
