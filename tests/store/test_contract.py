@@ -261,6 +261,32 @@ async def test_the_due_index_answers_the_earliest_games_whose_time_has_come(
     assert len(await store.due_before(10_000, 100)) == 39
 
 
+async def test_lobby_pages_walk_every_listed_game_once_newest_first(store: Store) -> None:
+    """Paging the lobby by its (created, id) cursor gives every game once, newest first,
+    ids descending within a millisecond, even when far more games than a page share one
+    millisecond; a removed game is gone from its kinds only."""
+    same_ms = [f"t{i:02d}" for i in range(60)]  # one burst: 60 games in one millisecond
+    for game in same_ms:
+        await store.list_add(game, ["", "goofspiel"], 5_000)
+    await store.list_add("newer", ["", "five_tribes"], 6_000)
+    await store.list_add("older", [""], 4_000)
+    seen: list[tuple[str, int]] = []
+    before: tuple[int, str] | None = None
+    for _ in range(100):
+        page = await store.list_page("", before, 7)
+        if not page:
+            break
+        assert len(page) == 7 or len(seen) + len(page) == 62
+        seen += page
+        before = (page[-1][1], page[-1][0])
+    expected = [("newer", 6_000)] + [(g, 5_000) for g in reversed(same_ms)] + [("older", 4_000)]
+    assert seen == expected
+    assert [g for g, _ in await store.list_page("five_tribes", None, 10)] == ["newer"]
+    await store.list_remove("newer", ["", "five_tribes"])
+    assert await store.list_page("five_tribes", None, 10) == []
+    assert (await store.list_page("", None, 1))[0][0] == "t59"
+
+
 async def test_presence_enter_touch_and_leave(store: Store) -> None:
     """A holder's entry is written on enter (every entry returned and announced), moved
     on by a touch, and replaced on leave by the seat's "left" mark."""

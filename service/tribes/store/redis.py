@@ -306,29 +306,27 @@ class RedisStore(Store):
     async def list_page(
         self, kind: str, before: tuple[int, str] | None, count: int
     ) -> list[tuple[str, int]]:
-        top = "+inf" if before is None else str(before[0])
-        # games created in the same millisecond share a score: fetch a margin and order
-        # (score, id) descending here, as the cursor does
+        """Newest first by (created, id). After a cursor: every game of the cursor's own
+        millisecond (a burst may put any number there; Redis orders equal scores by id)
+        with an id below it, and the ``count`` newest strictly older ones."""
+        key = self.keys.lobby(kind)
         with _unavailable("list_page"):
-            raw = await self._redis.execute(
-                "ZREVRANGEBYSCORE",
-                self.keys.lobby(kind),
-                top,
-                "-inf",
-                "WITHSCORES",
-                "LIMIT",
-                0,
-                count + 32,
-            )
-        if raw and isinstance(raw[0], list):  # RESP3 answers [member, score] pairs
-            flat = [(member, score) for member, score in raw]
-        else:
-            flat = [(raw[i], raw[i + 1]) for i in range(0, len(raw), 2)]
-        pairs = [(int(float(score)), _bytes(member).decode()) for member, score in flat]
-        pairs.sort(reverse=True)
-        if before is not None:
-            pairs = [p for p in pairs if p < before]
-        return [(game_id, created) for created, game_id in pairs[:count]]
+            if before is None:
+                raw = await self._redis.execute(
+                    "ZREVRANGEBYSCORE", key, "+inf", "-inf", "WITHSCORES", "LIMIT", 0, count
+                )
+                pairs = _pairs(raw)
+            else:
+                created, last = before
+                same = await self._redis.execute(
+                    "ZRANGEBYSCORE", key, created, created, "WITHSCORES"
+                )
+                older = await self._redis.execute(
+                    "ZREVRANGEBYSCORE", key, f"({created}", "-inf", "WITHSCORES", "LIMIT", 0, count
+                )
+                pairs = [(g, score) for g, score in _pairs(same) if g < last] + _pairs(older)
+        entries = sorted(((int(score), game_id) for game_id, score in pairs), reverse=True)
+        return [(game_id, created) for created, game_id in entries[:count]]
 
     async def list_remove(self, game_id: str, kinds: Sequence[str]) -> None:
         with _unavailable("list_remove"):
