@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator
 
@@ -285,6 +286,30 @@ async def test_lobby_pages_walk_every_listed_game_once_newest_first(store: Store
     await store.list_remove("newer", ["", "five_tribes"])
     assert await store.list_page("five_tribes", None, 10) == []
     assert (await store.list_page("", None, 1))[0][0] == "t59"
+
+
+async def test_load_many_answers_each_game_in_order_none_for_the_missing(store: Store) -> None:
+    """A lobby page's games at once: in the order asked, each as load gives it, None
+    where there is no such game."""
+    await store.create("m1", b"meta-1", b"state-1")
+    await store.create("m2", b"meta-2", b"state-2")
+    await store.commit("m2", 1, b"state-2b", b"entry", finished=False)
+    loaded = await store.load_many(["m2", "gone", "m1"])
+    assert [(x.meta, x.version, x.state) if x else None for x in loaded] == [
+        (b"meta-2", 2, b"state-2b"),
+        None,
+        (b"meta-1", 1, b"state-1"),
+    ]
+    assert await store.load_many([]) == []
+
+
+async def test_the_store_clock_is_wall_time_in_milliseconds(store: Store) -> None:
+    """now_ms is the store's wall clock (every replica charges clocks by it): Unix
+    milliseconds, close to this host's, never going back between two readings."""
+    first = await store.now_ms()
+    second = await store.now_ms()
+    assert abs(first - time.time() * 1000) < 5_000
+    assert first <= second
 
 
 async def test_presence_enter_touch_and_leave(store: Store) -> None:
