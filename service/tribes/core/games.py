@@ -272,11 +272,8 @@ class Games:
 
     async def get_game(self, caller: Caller, request: spb.GetGameRequest) -> bytes:
         game_id = limits.game_id(request.name)
-        loaded = await self.load(game_id)
-        meta = self.meta_of(game_id, loaded)
-        entry = self.catalog.get(meta.game_type)
-        viewer = self.viewer_of(caller, game_id, meta)
-        cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+        entry, cached, _ = await self.stored_state(game_id)
+        viewer = self.viewer_of(caller, game_id, cached.meta)
         record = cached.record
         if (
             record.clock is not None
@@ -412,10 +409,19 @@ class Games:
 
     async def current_state(self, game_id: str) -> Cached:
         """The stored game's latest state (decoded once per version per process)."""
-        loaded = await self.load(game_id)
+        _, cached, _ = await self.stored_state(game_id)
+        return cached
+
+    async def stored_state(
+        self, game_id: str, request_key: str | None = None
+    ) -> tuple[Entry, Cached, int | None]:
+        """The stored game's catalog entry and latest state, and — with ``request_key``
+        — the version that request produced when it was seen before (else None)."""
+        loaded = await self.load(game_id, request_key)
         meta = self.meta_of(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
-        return self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+        cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+        return entry, cached, loaded.prior_version
 
     async def watch_game(
         self,
@@ -439,11 +445,9 @@ class Games:
         game_id = limits.game_id(request.name)
         async with self.stream_limit.held(caller.peer), self.store.watch(game_id) as mailbox:
             # subscribed first, read second: no change can fall between the two
-            loaded = await self.load(game_id)
-            meta = self.meta_of(game_id, loaded)
-            entry = self.catalog.get(meta.game_type)
+            entry, current, _ = await self.stored_state(game_id)
+            meta = current.meta
             viewer = self.viewer_of(caller, game_id, meta)
-            current = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
             hold = None
             wait = mailbox.get_or_notice if request.presence else mailbox.get
             seats = meta.seat_count
@@ -514,11 +518,8 @@ class Games:
                 self.metrics.inc(self.metrics.state_cache, "hit")
                 return cached, None
         self.metrics.inc(self.metrics.state_cache, "miss")
-        loaded = await self.load(game_id, request_key)
-        meta = self.meta_of(game_id, loaded)
-        entry = self.catalog.get(meta.game_type)
-        cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)
-        return cached, loaded.prior_version
+        _, cached, prior = await self.stored_state(game_id, request_key)
+        return cached, prior
 
     def _play(
         self, entry: Entry, cached: Cached, seat: int, request: spb.ApplyMoveRequest, choice: str

@@ -73,15 +73,11 @@ async def resign(games: Games, caller: Caller, request: spb.ResignRequest) -> by
     owner = caller.token.partition(".")[0]
     request_key = f"{owner}:resign:{request_id}" if request_id else None
     for _ in range(limits.MAX_SEATS + 1):
-        loaded = await games.load(game_id, request_key)
-        meta = games.meta_of(game_id, loaded)
-        entry = games.catalog.get(meta.game_type)
-        current = games.cached_state(entry, game_id, meta, loaded.version, loaded.state)
+        entry, current, prior = await games.stored_state(game_id, request_key)
+        meta = current.meta
         seat = games.tokens.seat_of(game_id, meta.salt, meta.seat_count, caller.token)
-        if loaded.prior_version is not None:  # a retry: the version it made
-            played = await games.replay_answer(
-                entry, game_id, current, seat, loaded.prior_version, "Resign"
-            )
+        if prior is not None:  # a retry: the version it made
+            played = await games.replay_answer(entry, game_id, current, seat, prior, "Resign")
             return games.snapshot(entry, game_id, played.cached, seat)
         if current.record.clock is not None and await timed_out(games, entry, game_id, current):
             continue  # a deadline that passed first decides first (as for a move)

@@ -105,12 +105,9 @@ async def join_game(games: Games, caller: Caller, request: spb.JoinGameRequest) 
     request_key = f"join:{request_id}" if request_id else None
     wanted = request.seat if request.HasField("seat") else None
     for _ in range(limits.MAX_SEATS + 1):
-        loaded = await games.load(game_id, request_key)
-        meta = games.meta_of(game_id, loaded)
-        entry = games.catalog.get(meta.game_type)
-        current = games.cached_state(entry, game_id, meta, loaded.version, loaded.state)
-        if loaded.prior_version is not None:
-            return await _joined(games, entry, game_id, current, loaded.prior_version)
+        entry, current, prior = await games.stored_state(game_id, request_key)
+        if prior is not None:
+            return await _joined(games, entry, game_id, current, prior)
         seat = _seat_to_claim(entry, current, wanted)
         # the seat's name changes, and the join that fills the table starts the clocks
         # (``hosting.table_full``); the platform's end stays
@@ -130,7 +127,7 @@ async def join_game(games: Games, caller: Caller, request: spb.JoinGameRequest) 
         if fresh is not None:
             return join_response(
                 seat,
-                games.tokens.issue(game_id, seat, meta.salt),
+                games.tokens.issue(game_id, seat, current.meta.salt),
                 games.snapshot(entry, game_id, fresh, seat),
             )
         if outcome.status is CommitStatus.DUPLICATE:
