@@ -25,7 +25,7 @@ from tribes.core import hosting, limits
 from tribes.core.errors import BadRequestError
 from tribes.core.status import KNOWN, failure_of
 from tribes.engine import SPECTATOR
-from tribes.store import Change, Mailbox, StoreUnavailableError
+from tribes.store import Change, Mailbox
 from tribes.v1 import game_service_pb2 as spb
 from tribes.wire import protowire as pw
 
@@ -69,11 +69,9 @@ class Inbox(Mailbox):
     async def next(self) -> tuple[list[Any], Change | None, bytes | None]:
         """The pending requests, the newest change (older ones are dropped) and the newest
         presence notice (or None)."""
-        while not self._requests and not self._changes and self.notice is None:
-            if self._failure is not None:
-                raise StoreUnavailableError(self._failure)
-            self._ready.clear()
-            await self._ready.wait()
+        await self.wait_until(
+            lambda: bool(self._requests or self._changes) or self.notice is not None
+        )
         notice, self.notice = self.notice, None
         requests = list(self._requests)
         self._requests.clear()

@@ -108,11 +108,8 @@ class Gateway:
     def _peer(self, request: web.Request) -> str:
         """The caller's address: the connection's peer, or whom a trusted proxy
         forwarded (``X-Forwarded-For``; ``tribes.core.proxies``)."""
-        peer = request.remote or ""
-        proxies = self.games.proxies
-        if not proxies:
-            return peer
-        return proxies.client(peer, request.headers.getall("X-Forwarded-For", ()))
+        forwarded = request.headers.getall("X-Forwarded-For", ())
+        return self.games.proxies.client(request.remote or "", forwarded)
 
     def application(self) -> web.Application:
         app = web.Application(

@@ -136,21 +136,22 @@ class Mailbox:
         self._failure = reason
         self._ready.set()
 
-    async def get(self) -> Change:
-        while not self._changes:
+    async def wait_until(self, ready: Callable[[], bool]) -> None:
+        """Wake on every put until ``ready()``; StoreUnavailableError once the watch
+        failed and nothing it waits for is left."""
+        while not ready():
             if self._failure is not None:
                 raise StoreUnavailableError(self._failure)
             self._ready.clear()
             await self._ready.wait()
+
+    async def get(self) -> Change:
+        await self.wait_until(lambda: bool(self._changes))
         return self._changes.popleft()
 
     async def get_or_notice(self) -> Change | bytes:
         """The oldest change, or — when none is queued — the newest notice (taken)."""
-        while not self._changes and self.notice is None:
-            if self._failure is not None:
-                raise StoreUnavailableError(self._failure)
-            self._ready.clear()
-            await self._ready.wait()
+        await self.wait_until(lambda: bool(self._changes) or self.notice is not None)
         if self._changes:
             return self._changes.popleft()
         notice, self.notice = self.notice, None
