@@ -195,14 +195,26 @@ def pyenv_python(version: str) -> str | None:
     return str(max(found)[1]) if found else None
 
 
+def base_python(base: str) -> str | None:
+    """The X.Y of a ``python:X.Y...`` base image, else None."""
+    match = re.match(r"python:(\d+\.\d+)", base)
+    return match.group(1) if match else None
+
+
+def image_python(text: str) -> str | None:
+    """The X.Y of a Dockerfile's first ``FROM python:X.Y...``, else None."""
+    froms = [i.args.split()[0] for i in parse(text) if i.keyword == "FROM" and i.args]
+    return base_python(froms[0]) if froms else None
+
+
 def step_from(image: Image, args: str) -> None:
     base = args.split()[0]
-    match = re.match(r"python:(\d+\.\d+)", base)
-    if not match:
+    version = base_python(base)
+    if version is None:
         raise SystemExit(f"FROM {base}: only python:X.Y bases can be stood in for here")
-    found = shutil.which(f"python{match.group(1)}") or pyenv_python(match.group(1))
+    found = shutil.which(f"python{version}") or pyenv_python(version)
     if found is None:
-        raise CannotStandIn(f"FROM {base}: python{match.group(1)} is not installed on this machine")
+        raise CannotStandIn(f"FROM {base}: python{version} is not installed on this machine")
     real = subprocess.run(
         [found, "-c", "import os, sys; print(os.path.realpath(sys._base_executable))"],
         capture_output=True,

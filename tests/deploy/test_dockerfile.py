@@ -107,8 +107,8 @@ def test_dockerfile_steps_build_a_server_that_serves(redis_url: str, redis_prefi
     output = result.stdout + result.stderr
     if result.returncode == smoke_module().CANNOT_STAND_IN:
         # the Dockerfile's pythonX.Y: make test installs Debian's where Debian has it
-        version = re.search(r"^FROM python:(\d+\.\d+)", DOCKERFILE.read_text(), re.M)
-        wanted = f"python{version.group(1)}-venv" if version else ""
+        version = smoke_module().image_python(DOCKERFILE.read_text())
+        wanted = f"python{version}-venv" if version else ""
         missing_part(output.strip().splitlines()[-1], installable=debian_has(wanted))
     assert result.returncode == 0, output[-4000:]
     assert "health tribes.v1.GameService: SERVING" in output
