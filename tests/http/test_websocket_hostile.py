@@ -13,8 +13,8 @@ import aiohttp
 import pytest
 from google.protobuf import json_format
 
-from tests.service.test_hostile import _mutate
 from tests.support.http import call
+from tests.support.mutate import mutate
 from tribes.http import gateway
 from tribes.v1 import game_service_pb2 as spb
 
@@ -57,7 +57,7 @@ def _scramble(rng: random.Random, text: str) -> str:
 
 def _bytes(rng: random.Random) -> bytes:
     seed = rng.choice(_SEEDS).SerializeToString()
-    return _mutate(rng, seed) if rng.random() < 0.8 else rng.randbytes(rng.randrange(200))
+    return mutate(rng, seed) if rng.random() < 0.8 else rng.randbytes(rng.randrange(200))
 
 
 async def _answer(socket: aiohttp.ClientWebSocketResponse, binary: bool) -> spb.PlayEvent:

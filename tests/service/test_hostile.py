@@ -20,6 +20,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from tests.support.mutate import mutate
 from tests.support.server import running_app
 from tribes.server import App
 from tribes.store import Store
@@ -87,21 +88,6 @@ def _odd(rng: random.Random) -> str:
     if rng.random() < 0.6:
         return rng.choice(ODD)
     return "".join(chr(rng.randrange(1, 0x2FFF)) for _ in range(rng.randrange(0, 60)))
-
-
-def _mutate(rng: random.Random, data: bytes) -> bytes:
-    out = bytearray(data)
-    for _ in range(rng.randrange(1, 6)):
-        kind = rng.randrange(4)
-        if kind == 0 and out:
-            out[rng.randrange(len(out))] = rng.randrange(256)
-        elif kind == 1 and out:
-            del out[rng.randrange(len(out)) :]
-        elif kind == 2:
-            out[rng.randrange(len(out) + 1) : 0] = bytes(rng.randrange(256) for _ in range(8))
-        else:
-            out += out[: rng.randrange(len(out) + 1)]
-    return bytes(out)
 
 
 class Fuzzer:
@@ -220,7 +206,7 @@ class Fuzzer:
         if roll < 0.25:
             return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 200)))
         if roll < 0.6:
-            return _mutate(rng, self.valid(method))
+            return mutate(rng, self.valid(method))
         return self.valid(method)
 
 
@@ -249,7 +235,7 @@ async def _call(
                 async with asyncio.timeout(0.2):  # resumed at the current version: silent
                     first = await call.read()
                 if first is not grpc.aio.EOF:
-                    for frame in (_mutate(random.Random(len(body)), body) for _ in range(3)):
+                    for frame in (mutate(random.Random(len(body)), body) for _ in range(3)):
                         await call.write(frame)
                     async with asyncio.timeout(0.2):  # answers to the hostile frames
                         for _ in range(3):
