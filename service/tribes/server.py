@@ -32,7 +32,7 @@ from tribes import bots
 from tribes.core import botseats, limits
 from tribes.core.catalog import Catalog, build_catalog
 from tribes.core.games import Games
-from tribes.core.proxies import TrustedProxies, parse_networks
+from tribes.core.proxies import TrustedProxies
 from tribes.core.quotas import RateLimit, StreamLimit
 from tribes.core.status import KNOWN
 from tribes.core.tokens import SeatTokens
@@ -122,7 +122,7 @@ class App:
             stream_limit=StreamLimit(
                 settings.streams_per_peer, limit_loopback=settings.limit_loopback
             ),
-            proxies=TrustedProxies(parse_networks(settings.trusted_proxies)),
+            proxies=TrustedProxies(settings.trusted_proxies),
             chooser=bots.within(settings.bot_budget_ms),
             bot_kinds=bots.KINDS,
             suggester=bots.suggest,

@@ -55,7 +55,7 @@ import pathlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tribes.core.proxies import parse_networks
+from tribes.core.proxies import Network, parse_networks
 from tribes.store import Ttls
 
 #: The repository checkout this package runs from (``make run``), if it is one.
@@ -100,7 +100,8 @@ class Settings:
     create_burst: float = 50.0
     streams_per_peer: int = 200
     limit_loopback: bool = False
-    trusted_proxies: str = ""  # networks, comma-separated (tribes.core.proxies)
+    # parsed once here, so a typo stops the start, not a limit at run time
+    trusted_proxies: tuple[Network, ...] = ()  # (tribes.core.proxies)
     max_games: int = 100_000
     bot_budget_ms: int = 500
     bot_max_budget_ms: int = 2000
@@ -164,16 +165,9 @@ class Settings:
             create_burst=float(e.get("TRIBES_CREATE_BURST", d.create_burst)),
             streams_per_peer=int(e.get("TRIBES_STREAMS_PER_PEER", d.streams_per_peer)),
             limit_loopback=flag("TRIBES_LIMIT_LOOPBACK", d.limit_loopback),
-            trusted_proxies=_networks(e.get("TRIBES_TRUSTED_PROXIES", d.trusted_proxies)),
+            trusted_proxies=parse_networks(e.get("TRIBES_TRUSTED_PROXIES", "")),
             max_games=int(e.get("TRIBES_MAX_GAMES", d.max_games)),
             bot_budget_ms=int(e.get("TRIBES_BOT_BUDGET_MS", d.bot_budget_ms)),
             bot_max_budget_ms=int(e.get("TRIBES_BOT_MAX_BUDGET_MS", d.bot_max_budget_ms)),
             bot_default=e.get("TRIBES_BOT_DEFAULT", d.bot_default).strip(),
         )
-
-
-def _networks(text: str) -> str:
-    """``TRIBES_TRUSTED_PROXIES`` as given, once every entry is known to parse (a typo
-    stops the start, not a limit at run time)."""
-    parse_networks(text)
-    return text

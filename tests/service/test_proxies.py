@@ -77,7 +77,9 @@ def test_a_hostile_header_is_read_only_to_its_bound() -> None:
 def test_a_misspelt_network_stops_the_start() -> None:
     with pytest.raises(ValueError, match=re.escape("10.0.0.0/33")):
         Settings.from_env({"TRIBES_TRUSTED_PROXIES": "10.0.0.0/8,10.0.0.0/33"})
-    assert Settings.from_env({"TRIBES_TRUSTED_PROXIES": "127.0.0.1"}).trusted_proxies
+    parsed = Settings.from_env({"TRIBES_TRUSTED_PROXIES": " 127.0.0.1, fd00::/8"}).trusted_proxies
+    assert parsed == parse_networks("127.0.0.1,fd00::/8")
+    assert Settings.from_env({}).trusted_proxies == ()
 
 
 #: one CreateGame per address, then RATE_LIMITED; the request log on
@@ -105,7 +107,9 @@ async def test_http_limits_count_the_forwarded_caller_only_from_a_trusted_proxy(
     has its own CreateGame budget; when the peer is not trusted, the header changes
     nothing and every caller shares the peer's budget."""
     log = io.StringIO()
-    async with running_app(MemoryStore(), log, trusted_proxies=trusted, **LIMITED) as app:
+    async with running_app(
+        MemoryStore(), log, trusted_proxies=parse_networks(trusted), **LIMITED
+    ) as app:
         async with aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http:
             assert await _create_http(http, "203.0.113.1") == (200, "")
             second = await _create_http(http, "203.0.113.2")
@@ -125,7 +129,9 @@ async def test_grpc_limits_count_the_forwarded_caller_only_from_a_trusted_proxy(
     """The same through gRPC, the address in ``x-forwarded-for`` metadata."""
     request = spb.CreateGameRequest(game_type="goofspiel", seat_count=2)
     log = io.StringIO()
-    async with running_app(MemoryStore(), log, trusted_proxies=trusted, **LIMITED) as app:
+    async with running_app(
+        MemoryStore(), log, trusted_proxies=parse_networks(trusted), **LIMITED
+    ) as app:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
             stub = spb_grpc.GameServiceStub(channel)
 
