@@ -282,8 +282,8 @@ async def test_a_slow_session_gets_the_latest_snapshot_not_a_backlog() -> None:
 
 
 async def test_cancelled_sessions_leave_nothing_behind(app: App, stub: Stub) -> None:
-    """Sessions cancelled at random points: the gauge returns to zero and no Redis
-    subscription remains for the game."""
+    """Sessions cancelled at random points: the gauge returns to zero, no Redis
+    subscription remains for the game and the replica no longer follows it."""
     created = await create(stub, cards="13")
     for i in range(60):
         stream = stub.Play(metadata=bearer(created.tokens[i % 2]) if i % 3 else None)
@@ -298,9 +298,11 @@ async def test_cancelled_sessions_leave_nothing_behind(app: App, stub: Stub) -> 
             open_sessions = app.metrics.registry.get_sample_value(
                 "tribes_sessions", {"transport": "grpc"}
             )
-            channel = app.store.keys.changes(created.game_id)  # type: ignore[attr-defined]
+            store = app.store
+            channel = store.keys.changes(created.game_id, store.replica)  # type: ignore[attr-defined]
             subscribers = await _numsub(app, channel)
-            if open_sessions == 0 and subscribers == 0:
+            followers = await _followers(store.keys.followers(created.game_id))  # type: ignore[attr-defined]
+            if open_sessions == 0 and subscribers == 0 and not followers:
                 break
             await asyncio.sleep(0.05)
 
@@ -314,6 +316,18 @@ async def _numsub(app: App, channel: str) -> int:
     try:
         [(_, count)] = await client.pubsub_numsub(channel)
         return int(count)
+    finally:
+        await client.aclose()
+
+
+async def _followers(key: str) -> list[bytes]:
+    import redis.asyncio as aioredis
+
+    from tests.conftest import REDIS_URL
+
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        return list(await client.zrange(key, 0, -1))
     finally:
         await client.aclose()
 

@@ -138,7 +138,7 @@ async def play(
             if held != current.version:
                 yield snapshot_event(games.snapshot(entry, game_id, current, viewer, shown))
             while not hosting.is_over(entry.game, last.state, last.record):
-                inbox.known = last.version  # e.g. its own moves' changes need not wake it
+                inbox.catch_up(last.version)  # e.g. its own moves' changes need not wake it
                 moves, change, notice = await inbox.next()
                 for request in moves:
                     event, played = await _move(games, caller, game_id, request)

@@ -127,10 +127,19 @@ class Mailbox:
             return
         if change.version <= self.known:
             return
+        if self._changes and change.version <= self._changes[-1].version:
+            return  # a replica's own commit can arrive after a later one of another
         if len(self._changes) == self._changes.maxlen:
             self.dropped += 1
         self._changes.append(change)
         self._ready.set()
+
+    def catch_up(self, version: int) -> None:
+        """The watcher has every version up to ``version`` (e.g. its own move's): changes
+        at or below it are dropped when queued and not queued later."""
+        self.known = version
+        while self._changes and self._changes[0].version <= version:
+            self._changes.popleft()
 
     def fail(self, reason: str) -> None:
         self._failure = reason

@@ -29,9 +29,20 @@ class Keys:
         """String: the version a request id produced (expires)."""
         return f"{self.prefix}:{{{game_id}}}:req:{request_key}"
 
-    def changes(self, game_id: str) -> str:
-        """Pub/sub channel: b"<version>:<state bytes>" after every commit."""
-        return f"{self.prefix}:{{{game_id}}}:changes"
+    def changes(self, game_id: str, replica: str) -> str:
+        """Pub/sub channel of one replica following the game: b"<version>:<state bytes>"
+        after every commit another replica made, b"0:<entries>" after a presence change
+        (``channels(game_id)`` followed by the replica's id)."""
+        return self.channels(game_id) + replica
+
+    def channels(self, game_id: str) -> str:
+        """What every replica's change channel of the game starts with."""
+        return f"{self.prefix}:{{{game_id}}}:changes:"
+
+    def followers(self, game_id: str) -> str:
+        """Sorted set: the replicas that follow the game's changes, each until (ms) its
+        next renewal is due at the latest; a commit publishes to each but its own."""
+        return f"{self.prefix}:{{{game_id}}}:followers"
 
     def lease(self, game_id: str, name: str) -> str:
         """String with a TTL: who works on the game's ``name`` (a bot decision)."""

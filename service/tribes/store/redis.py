@@ -1,15 +1,16 @@
 """The Redis store of record, one round trip per operation.
 
 Layout (``tribes.store.keys``): a hash per game (metadata, version, state, finished),
-a list for the move log, a string per remembered request id, and a pub/sub channel
-for changes — all under the game's ``{id}`` hash tag, so the code runs unchanged on
-Redis Cluster.
+a list for the move log, a string per remembered request id, the set of replicas that
+follow the game and a pub/sub channel per follower — all under the game's ``{id}`` hash
+tag, so the code runs unchanged on Redis Cluster.
 
 Every write is one Lua script, so it is atomic and costs one round trip: ``commit``
 checks the request id, compares the version, writes the state, appends to the log,
-remembers the request id, refreshes the expiry and publishes the change. A conflict
-comes back as a result, never as a retry (redis-py's ``transaction()`` helper retries
-forever, which is wrong for moves).
+remembers the request id, refreshes the expiry and publishes the change to every other
+replica that follows the game (its own watchers get it from the replica at once, not
+back through Redis). A conflict comes back as a result, never as a retry (redis-py's
+``transaction()`` helper retries forever, which is wrong for moves).
 
 Commands go through redis-py (``tribes.store.commands``); the change feed is redis-py's
 pub/sub: one pub/sub connection per store serves every watcher of this process, a single
@@ -22,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -39,7 +41,7 @@ from tribes.store.base import (
     Ttls,
     decode_presence,
 )
-from tribes.store.commands import Arg, Commands, ConnectionCommands, Feed, Script
+from tribes.store.commands import Arg, Commands, ConnectionCommands, Script
 from tribes.store.keys import DUE_SHARDS, Keys
 
 log = logging.getLogger(__name__)
@@ -69,8 +71,12 @@ if prior then redis.call('SET', KEYS[1], prior, 'KEEPTTL') end
 return prior
 """)
 
-# KEYS: game hash, log list, request key (the game hash again when there is none)
-# ARGV: expected version, state, log entry, finished "0"/"1", channel, has request "0"/"1"
+# KEYS: game hash, log list, request key (the game hash again when there is none),
+#       followers
+# ARGV: expected version, state, log entry, finished "0"/"1", channels' prefix,
+#       has request "0"/"1", this replica
+# The change is published to every replica that follows the game but the committing
+# one, which hands it to its own watchers itself (none of them waits for Redis).
 # The store's constants — @IDLE@, @FINISHED@, @REQUEST@ (ttls, s) and @PUBLISH@ (PUBLISH,
 # or SPUBLISH on a cluster: the channel is in the slot) — are written into the source
 # when the store is made (``_with_constants``), so each commit sends only what varies.
@@ -97,14 +103,22 @@ if ttl > 0 then
   redis.call('EXPIRE', KEYS[2], ttl)
 end
 if ARGV[6] == '1' then redis.call('SET', KEYS[3], nv, 'EX', @REQUEST@) end
-redis.call('@PUBLISH@', ARGV[5], nv .. ':' .. ARGV[2])
+local followers = redis.call('ZRANGE', KEYS[4], 0, -1)
+if #followers > 0 then
+  local change = nv .. ':' .. ARGV[2]
+  for _, replica in ipairs(followers) do
+    if replica ~= ARGV[7] then redis.call('@PUBLISH@', ARGV[5] .. replica, change) end
+  end
+end
 return {0, nv}
 """
 
 
-# KEYS: presence hash. ARGV: field to drop ("" for none), field to set, its value, channel.
-# Constants as in the commit script: @KEEP_MS@ (how long the hash is kept) and @PUBLISH@.
-# The notice carries every entry ("field=value" lines), so no replica reads them again.
+# KEYS: presence hash, followers. ARGV: field to drop ("" for none), field to set, its
+# value, channels' prefix, this replica. Constants as in the commit script: @KEEP_MS@
+# (how long the hash is kept) and @PUBLISH@. The notice carries every entry
+# ("field=value" lines), so no replica reads them again; it is published to the other
+# followers, and returned.
 _PRESENCE = """
 if ARGV[1] ~= '' then redis.call('HDEL', KEYS[1], ARGV[1]) end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
@@ -113,7 +127,9 @@ local all = redis.call('HGETALL', KEYS[1])
 local lines = {}
 for i = 1, #all, 2 do lines[#lines + 1] = all[i] .. '=' .. all[i + 1] .. '\\n' end
 local notice = table.concat(lines)
-redis.call('@PUBLISH@', ARGV[4], '0:' .. notice)
+for _, replica in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if replica ~= ARGV[5] then redis.call('@PUBLISH@', ARGV[4] .. replica, '0:' .. notice) end
+end
 return notice
 """
 
@@ -133,6 +149,18 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], @KEEP_MS@)
 return 1
 """
+
+
+# KEYS: followers. ARGV: this replica, how long it follows unless renewed (ms). Entries
+# of replicas that stopped renewing (a crash) are dropped.
+_FOLLOW = Script("""
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+""")
 
 
 def _with_constants(source: str, constants: dict[str, str]) -> Script:
@@ -185,8 +213,10 @@ class RedisStore(Store):
         self._presence_touch = _with_constants(
             _PRESENCE_TOUCH, {"@KEEP_MS@": str(_PRESENCE_KEEP_MS)}
         )
+        #: this store's name among the replicas that follow a game (a new one per process)
+        self.replica = secrets.token_hex(8)
         self._pubsub_client = self._redis.pubsub_client()
-        self._fanout = _Fanout(self._pubsub_client, self._redis.feed)
+        self._fanout = _Fanout(self._pubsub_client, self._redis, self.keys, self.replica)
 
     async def create(self, game_id: str, meta: bytes, state: bytes) -> bool:
         keys = [self.keys.game(game_id)]
@@ -246,23 +276,28 @@ class RedisStore(Store):
     ) -> CommitOutcome:
         game = self.keys.game(game_id)
         request = game if request_key is None else self.keys.request(game_id, request_key)
-        keys = [game, self.keys.log(game_id), request]
+        keys = [game, self.keys.log(game_id), request, self.keys.followers(game_id)]
         args: list[Arg] = [
             b"%d" % expected_version,
             state,
             log_entry,
             b"1" if finished else b"0",
-            self.keys.changes(game_id),
+            self.keys.channels(game_id),
             b"0" if request_key is None else b"1",
+            self.replica,
         ]
         with _unavailable("commit"):
             if not self._min_replicas:
                 code, version = await self._redis.run(self._commit, keys, args)
+                if int(code) == 0:  # this replica's watchers: not through Redis
+                    self._fanout.deliver(game_id, Change(int(version), state))
                 return CommitOutcome(_STATUS[int(code)], int(version))
             (code, version), acked = await self._redis.run_and_wait(
                 self._commit, keys, args, self._min_replicas, self._replica_wait_ms
             )
         outcome = CommitOutcome(_STATUS[int(code)], int(version))
+        if outcome.status is CommitStatus.APPLIED:  # on the primary, whatever the replicas
+            self._fanout.deliver(game_id, Change(outcome.version, state))
         landed = (CommitStatus.APPLIED, CommitStatus.DUPLICATE)
         if outcome.status in landed and acked < self._min_replicas:
             # on the primary, not yet on enough replicas: a failover now could lose it,
@@ -284,15 +319,14 @@ class RedisStore(Store):
 
     @contextlib.asynccontextmanager
     async def watch(self, game_id: str, mailbox: Mailbox | None = None) -> AsyncIterator[Mailbox]:
-        channel = self.keys.changes(game_id).encode()
         mailbox = mailbox if mailbox is not None else Mailbox()
         with _unavailable("subscribe"):
             await self._redis.ready_to_subscribe()
-        await self._fanout.subscribe(channel, mailbox)
+        await self._fanout.subscribe(game_id, mailbox)
         try:
             yield mailbox
         finally:
-            await self._fanout.unsubscribe(channel, mailbox)
+            await self._fanout.unsubscribe(game_id, mailbox)
 
     async def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         # one command per game, concurrently: a game's keys may live on any shard
@@ -404,10 +438,18 @@ class RedisStore(Store):
     async def _presence_write(
         self, game_id: str, drop: str, field: str, since_ms: int, seen_ms: int
     ) -> bytes:
-        keys = [self.keys.presence(game_id)]
-        args: list[Arg] = [drop, field, f"{since_ms}:{seen_ms}", self.keys.changes(game_id)]
+        keys = [self.keys.presence(game_id), self.keys.followers(game_id)]
+        args: list[Arg] = [
+            drop,
+            field,
+            f"{since_ms}:{seen_ms}",
+            self.keys.channels(game_id),
+            self.replica,
+        ]
         with _unavailable("presence"):
-            return _bytes(await self._redis.run(self._presence, keys, args))
+            notice = _bytes(await self._redis.run(self._presence, keys, args))
+        self._fanout.deliver(game_id, Change(0, notice))
+        return notice
 
     async def presence(self, game_id: str) -> PresenceEntries:
         with _unavailable("presence"):
@@ -466,73 +508,124 @@ class _unavailable:
 
 _PRESENCE_KEEP_MS = 7 * 86400 * 1000  # the last sighting of a seat is kept a week
 _CONFIRM_SECONDS = 5.0  # how long Redis may take to confirm a subscription
+_FOLLOW_MS = 60_000  # a replica's following of a game lasts this long unless renewed
+_RENEW_SECONDS = 20.0  # how often a replica renews its following of each game
 
 
 class _Fanout:
     """One pub/sub connection shared by all watchers of this process.
+
+    A game this process watches is *followed*: the replica is in the game's followers
+    set and subscribed to its own channel of the game, so another replica's commit
+    reaches it and its own commits never come back to it through Redis (``deliver``
+    hands them to its watchers at once). Following starts before the subscription is
+    confirmed and ends, with the last watcher, before it is dropped; it is renewed every
+    ``_RENEW_SECONDS`` and lapses after ``_FOLLOW_MS`` (a replica that died).
 
     Every path out of ``subscribe`` either leaves the mailbox registered with a confirmed
     subscription or leaves nothing behind; a lost connection fails every mailbox and
     drops the pub/sub object, so the next subscription opens a new one.
     """
 
-    def __init__(self, client: Any, feed: Feed) -> None:
+    def __init__(self, client: Any, commands: Commands, keys: Keys, replica: str) -> None:
         self._client = client
-        self._feed = feed
+        self._commands = commands
+        self._feed = commands.feed
+        self._keys = keys
+        self._replica = replica
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
-        self._mailboxes: dict[bytes, set[Mailbox]] = {}
-        self._confirmed: dict[bytes, asyncio.Event] = {}
+        self._renewer: asyncio.Task[None] | None = None
+        self._mailboxes: dict[str, set[Mailbox]] = {}  # by game id
+        self._games: dict[bytes, str] = {}  # channel -> game id
+        self._confirmed: dict[str, asyncio.Event] = {}
         self._lock = asyncio.Lock()
 
-    async def subscribe(self, channel: bytes, mailbox: Mailbox) -> None:
+    def _channel(self, game_id: str) -> bytes:
+        return self._keys.changes(game_id, self._replica).encode()
+
+    async def _follow(self, game_id: str) -> None:
+        keys = [self._keys.followers(game_id)]
+        await self._commands.run(_FOLLOW, keys, [self._replica, _FOLLOW_MS])
+
+    def deliver(self, game_id: str, change: Change) -> None:
+        """A change this replica made: to its own watchers of the game, now."""
+        for mailbox in self._mailboxes.get(game_id, ()):
+            mailbox.put(change)
+
+    async def subscribe(self, game_id: str, mailbox: Mailbox) -> None:
         async with self._lock:
             if self._pubsub is None:
                 self._pubsub = self._client.pubsub()
-            first = channel not in self._mailboxes
-            self._mailboxes.setdefault(channel, set()).add(mailbox)
+            first = game_id not in self._mailboxes
+            self._mailboxes.setdefault(game_id, set()).add(mailbox)
             if first:
-                self._confirmed[channel] = asyncio.Event()
+                channel = self._channel(game_id)
+                self._confirmed[game_id] = asyncio.Event()
+                self._games[channel] = game_id
                 try:
                     with _unavailable("subscribe"):
+                        await self._follow(game_id)
                         await getattr(self._pubsub, self._feed.subscribe)(channel)
                 except BaseException:
-                    self._forget(channel, mailbox)
+                    self._forget(game_id, mailbox)
                     await self._reset_if_idle()
                     raise
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.create_task(self._read(self._pubsub))
-            confirmed = self._confirmed[channel]
+            if self._renewer is None or self._renewer.done():
+                self._renewer = asyncio.create_task(self._renew())
+            confirmed = self._confirmed[game_id]
         try:
             async with asyncio.timeout(_CONFIRM_SECONDS):
                 await confirmed.wait()
         except BaseException as exc:
-            await self.unsubscribe(channel, mailbox)
+            await self.unsubscribe(game_id, mailbox)
             if isinstance(exc, TimeoutError):
                 raise StoreUnavailableError("redis did not confirm the subscription") from None
             raise
 
-    def _forget(self, channel: bytes, mailbox: Mailbox) -> bool:
-        """Unregister a mailbox; True when it was the channel's last one."""
-        mailboxes = self._mailboxes.get(channel)
+    def _forget(self, game_id: str, mailbox: Mailbox) -> bool:
+        """Unregister a mailbox; True when it was the game's last one."""
+        mailboxes = self._mailboxes.get(game_id)
         if mailboxes is None:
             return False
         mailboxes.discard(mailbox)
         if mailboxes:
             return False
-        del self._mailboxes[channel]
-        self._confirmed.pop(channel, None)
+        del self._mailboxes[game_id]
+        self._confirmed.pop(game_id, None)
+        self._games.pop(self._channel(game_id), None)
         return True
 
-    async def unsubscribe(self, channel: bytes, mailbox: Mailbox) -> None:
+    async def unsubscribe(self, game_id: str, mailbox: Mailbox) -> None:
         async with self._lock:
-            if self._forget(channel, mailbox) and self._pubsub is not None:
+            if self._forget(game_id, mailbox) and self._pubsub is not None:
                 try:
                     async with asyncio.timeout(2.0):
-                        await getattr(self._pubsub, self._feed.unsubscribe)(channel)
+                        # no longer a follower first: no commit publishes to a channel
+                        # this replica is about to leave (a failure: it lapses)
+                        with contextlib.suppress(RedisError, OSError):
+                            await self._commands.execute(
+                                "ZREM", self._keys.followers(game_id), self._replica
+                            )
+                        await getattr(self._pubsub, self._feed.unsubscribe)(self._channel(game_id))
                 except (RedisError, OSError):
                     await self._drop_pubsub()
             await self._reset_if_idle()
+
+    async def _renew(self) -> None:
+        """Renew this replica's following of every game it watches, before it lapses."""
+        while True:
+            await asyncio.sleep(_RENEW_SECONDS)
+            for game_id in list(self._mailboxes):
+                if game_id not in self._mailboxes:
+                    continue  # its last watcher left meanwhile
+                try:
+                    async with asyncio.timeout(2.0):
+                        await self._follow(game_id)
+                except (RedisError, OSError) as exc:  # TimeoutError is an OSError
+                    log.warning("renewing the following of a game failed: %s", type(exc).__name__)
 
     async def _reset_if_idle(self) -> None:
         """With no watcher left, close the pub/sub connection (and stop the reader)."""
@@ -542,8 +635,10 @@ class _Fanout:
     async def _drop_pubsub(self) -> None:
         pubsub, self._pubsub = self._pubsub, None
         reader, self._reader = self._reader, None
-        if reader is not None and reader is not asyncio.current_task():
-            reader.cancel()
+        renewer, self._renewer = self._renewer, None
+        for task in (reader, renewer):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         if pubsub is not None:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
@@ -561,15 +656,16 @@ class _Fanout:
                 kind, name = message["type"], message["channel"]
                 if isinstance(name, str):
                     name = name.encode()
+                game_id = self._games.get(name)
+                if game_id is None:
+                    continue
                 if kind in confirmation:
-                    event = self._confirmed.get(name)
+                    event = self._confirmed.get(game_id)
                     if event is not None:
                         event.set()
                 elif kind in published:
                     version, _, state = message["data"].partition(b":")
-                    change = Change(int(version), state)
-                    for mailbox in self._mailboxes.get(name, ()):
-                        mailbox.put(change)
+                    self.deliver(game_id, Change(int(version), state))
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # any failure of the feed ends every watch on it
@@ -585,6 +681,7 @@ class _Fanout:
                     mailbox.fail("lost the redis change feed")
             self._mailboxes.clear()
             self._confirmed.clear()
+            self._games.clear()
             await self._drop_pubsub()
 
     def fail_all(self, reason: str) -> None:
@@ -598,6 +695,7 @@ class _Fanout:
             self.fail_all("the store is closed")
             self._mailboxes.clear()
             self._confirmed.clear()
+            self._games.clear()
             await self._drop_pubsub()
 
 
