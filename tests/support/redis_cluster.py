@@ -30,10 +30,21 @@ def available() -> str | None:
     return None
 
 
+def _ephemeral_start() -> int:
+    """The first port the kernel hands out to outgoing connections (and to ``bind(0)``)."""
+    try:
+        return int(pathlib.Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def _cluster_port() -> int:
-    """A free port whose cluster bus port (port + 10000) is free and valid too."""
+    """A free port whose cluster bus port (port + 10000) is free and valid too, both below
+    the kernel's ephemeral range: a connection the tests open elsewhere (or another
+    server's ``bind(0)``) cannot take either between this check and the node's start."""
+    top = max(_ephemeral_start() - 10000, 11000)
     for _ in range(200):
-        port = random.randrange(20000, 45000)
+        port = random.randrange(10000, top)
         try:
             with socket.socket() as a, socket.socket() as b:
                 a.bind(("127.0.0.1", port))
@@ -44,14 +55,25 @@ def _cluster_port() -> int:
     raise RuntimeError("no free port pair for a cluster node")
 
 
-def _wait(port: int, seconds: float = 10) -> None:
+class PortTaken(RuntimeError):
+    """The server exited at once: another process bound its port first."""
+
+
+def _wait(port: int, seconds: float = 10, proc: subprocess.Popen[bytes] | None = None) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise PortTaken(f"the server for port {port} exited (code {proc.returncode})")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
+                pass
         except OSError:
             time.sleep(0.05)
+            continue
+        time.sleep(0.05)  # a server that lost the port exits within milliseconds
+        if proc is not None and proc.poll() is not None:
+            raise PortTaken(f"port {port} is another process's")
+        return
     raise RuntimeError(f"nothing listens on {port}")
 
 
@@ -77,7 +99,7 @@ class _Processes:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        _wait(port)
+        _wait(port, proc=self.procs[port])
 
     def kill(self, port: int) -> None:
         proc = self.procs.pop(port, None)
@@ -103,8 +125,16 @@ class LocalCluster:
         return f"redis://127.0.0.1:{self.ports[0]}/0"
 
     def start(self) -> LocalCluster:
-        for port in self.ports:
-            self._start(port)
+        for i, port in enumerate(self.ports):
+            for _ in range(5):
+                try:
+                    self._start(port)
+                    break
+                except PortTaken:  # taken since it was chosen: another port
+                    self._procs.procs.pop(port, None)
+                    port = self.ports[i] = _cluster_port()
+            else:
+                raise RuntimeError("no cluster node could start on five free ports")
         subprocess.run(
             [
                 "redis-cli",
