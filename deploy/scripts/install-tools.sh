@@ -7,6 +7,8 @@
 #   promtool binary is kept (in the venv's bin): `apt-get install prometheus` would also
 #   install and start a Prometheus server on this machine, which the tests do not want.
 #   Without root or apt-get it says so, and the promtool tests skip naming promtool.
+# - chromium (the browser tests) and valgrind (tests.bench.instructions' reading of
+#   callgrind): Debian's packages, when root and apt-get are here.
 set -euo pipefail
 
 PY="${PY:-.venv/bin/python}"
@@ -14,20 +16,23 @@ bin="$(cd "$(dirname "$PY")" && pwd)"
 
 "$PY" -m pip install --quiet --disable-pip-version-check -r deploy/scripts/tools-requirements.txt
 
-install_chromium() {
-  if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then
+# A Debian package for a command the tests need ($1 command, $2 package, $3 the tests
+# that skip without it), when root and apt-get are here.
+install_debian_tool() {
+  if command -v "$1" >/dev/null 2>&1; then
     return 0
   fi
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-tools: chromium is not installed and cannot be (needs root and apt-get);" \
-      "the browser tests (tests/web) will be skipped. Install Chromium to run them." >&2
+    echo "install-tools: $1 is not installed and cannot be (needs root and apt-get);" \
+      "$3 will be skipped. Install $2 to run them." >&2
     return 0
   fi
-  apt-get install -y -qq chromium >/dev/null 2>&1 \
-    || { apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null; } \
-    || echo "install-tools: installing chromium failed; the browser tests will be skipped." >&2
+  apt-get install -y -qq "$2" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && apt-get install -y -qq "$2" >/dev/null; } \
+    || echo "install-tools: installing $2 failed; $3 will be skipped." >&2
 }
-install_chromium
+install_debian_tool chromium chromium "the browser tests (tests/web)"
+install_debian_tool valgrind valgrind "the instruction-count test (tests/bench)"
 
 # The Dockerfile's pythonX.Y, which the Dockerfile smoke test stands in for the image's:
 # Debian's python3.X (and its venv module) when no such interpreter is here yet.

@@ -189,15 +189,23 @@ def service_env(redis_url: str, port: int, **overrides: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def child(args: Sequence[str], env: dict[str, str], port: int) -> Iterator[int]:
+def child(
+    args: Sequence[str],
+    env: dict[str, str],
+    port: int,
+    *,
+    tree: pathlib.Path = ROOT,
+    wait: float = 20,
+) -> Iterator[int]:
+    """A server process running the code of ``tree`` (a checkout), once ``port`` answers."""
     full = {
         **os.environ,
-        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'service'}{os.pathsep}{ROOT / 'clients'}",
+        "PYTHONPATH": f"{tree}{os.pathsep}{tree / 'service'}{os.pathsep}{tree / 'clients'}",
         **env,
     }
-    proc = subprocess.Popen(list(args), env=full, cwd=ROOT, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(list(args), env=full, cwd=tree, stderr=subprocess.DEVNULL)
     try:
-        _wait_port(port)
+        _wait_port(port, wait)
         yield proc.pid
     finally:
         proc.terminate()

@@ -17,9 +17,7 @@ before a change, with its generated code: ``make protos`` there); needs ``valgri
 from __future__ import annotations
 
 import argparse
-import asyncio
 import glob
-import os
 import pathlib
 import shutil
 import subprocess
@@ -29,8 +27,15 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tests.bench.bench import ROOT, _free_port, _wait_port, private_redis, service_env
-from tribes_client.load import LoadConfig, run_load
+from tests.bench.bench import (
+    ROOT,
+    _free_port,
+    _wait_port,
+    child,
+    load_phase,
+    private_redis,
+    service_env,
+)
 
 
 def callgrind_total(lines: Iterable[str]) -> int:
@@ -53,49 +58,34 @@ def measure(
     options = {"goofspiel": {"cards": "25"}} if game == "goofspiel" else {}
     with private_redis() as (url, _):
         port, http = _free_port(), _free_port()
-        env = {
-            **os.environ,
-            **service_env(url, port, TRIBES_HTTP_PORT=str(http)),
-            "PYTHONPATH": os.pathsep.join(str(tree / part) for part in ("", "service", "clients")),
-        }
         out = pathlib.Path(tempfile.mkdtemp()) / "callgrind.out"
-        command = [
+        callgrind = [
             valgrind,
             "--tool=callgrind",
             "--instr-atstart=no",
             f"--callgrind-out-file={out}",
         ]
-        proc = subprocess.Popen(
-            [*command, sys.executable, "-m", "tribes"],
-            env=env,
-            cwd=tree,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            _wait_port(port, timeout=300)
-            _wait_port(http, timeout=300)
-            subprocess.run([control, "-i", "on", str(proc.pid)], check=True, capture_output=True)
-            config = LoadConfig(
+        server = [*callgrind, sys.executable, "-m", "tribes"]
+        env = service_env(url, port, TRIBES_HTTP_PORT=str(http))
+        with child(server, env, port, tree=tree, wait=300) as pid:
+            _wait_port(http, 300)
+            subprocess.run([control, "-i", "on", str(pid)], check=True, capture_output=True)
+            report = load_phase(
+                port,
+                pid,
                 mode=mode,
-                target=f"127.0.0.1:{port}",
                 http_target=f"127.0.0.1:{http}",
                 concurrency=concurrency,
                 mix={game: 1.0},
                 options=options,
                 warmup=0.0,
                 duration=duration,
-                progress=False,
                 seed=1,
                 timeout=30.0,
             )
-            report = asyncio.run(run_load(config))
-            subprocess.run([control, "-i", "off", str(proc.pid)], check=True, capture_output=True)
-            subprocess.run([control, "-d", str(proc.pid)], check=True, capture_output=True)
+            subprocess.run([control, "-i", "off", str(pid)], check=True, capture_output=True)
+            subprocess.run([control, "-d", str(pid)], check=True, capture_output=True)
             time.sleep(5)  # the dump is written by the service's own thread
-        finally:
-            proc.terminate()
-            proc.wait(60)
         total = 0
         for name in glob.glob(f"{out}*"):
             with open(name, errors="replace") as f:

@@ -1,7 +1,7 @@
 """What to do when a real part a test needs is missing from this machine.
 
 ``make test`` installs the parts it can: Debian packages (redis-server, chromium,
-prometheus' promtool) when it runs as root with apt-get, and the PyPI validators always
+valgrind, prometheus' promtool) when it runs as root with apt-get, and the PyPI validators always
 (deploy/scripts/install-tools.sh, with-redis.sh). Where it could install a part, the
 part's absence means the install broke, and the test that needs it fails, naming the
 part; only where it could not (no root, no apt-get) does the test skip, with the same
