@@ -16,6 +16,12 @@ bin="$(cd "$(dirname "$PY")" && pwd)"
 
 "$PY" -m pip install --quiet --disable-pip-version-check -r deploy/scripts/tools-requirements.txt
 
+# apt-get install, after refreshing the package lists when a fresh machine has none
+apt_install() {
+  apt-get install -y -qq "$@" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && apt-get install -y -qq "$@" >/dev/null 2>&1; }
+}
+
 # A Debian package for a command the tests need ($1 command, $2 package, $3 the tests
 # that skip without it), when root and apt-get are here.
 install_debian_tool() {
@@ -27,9 +33,7 @@ install_debian_tool() {
       "$3 will be skipped. Install $2 to run them." >&2
     return 0
   fi
-  apt-get install -y -qq "$2" >/dev/null 2>&1 \
-    || { apt-get update -qq >/dev/null && apt-get install -y -qq "$2" >/dev/null; } \
-    || echo "install-tools: installing $2 failed; $3 will be skipped." >&2
+  apt_install "$2" || echo "install-tools: installing $2 failed; $3 will be skipped." >&2
 }
 install_debian_tool chromium chromium "the browser tests (tests/web)"
 install_debian_tool valgrind valgrind "the instruction-count test (tests/bench)"
@@ -47,8 +51,7 @@ install_image_python() {
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     return 0  # pyenv's versions may still have it; else the smoke test skips, naming it
   fi
-  apt-get install -y -qq "python$version" "python$version-venv" >/dev/null 2>&1 \
-    || { apt-get update -qq >/dev/null && apt-get install -y -qq "python$version" "python$version-venv" >/dev/null 2>&1; } \
+  apt_install "python$version" "python$version-venv" \
     || echo "install-tools: Debian has no python$version; the Dockerfile smoke test will skip." >&2
 }
 install_image_python

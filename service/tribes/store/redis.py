@@ -71,6 +71,21 @@ if prior then redis.call('SET', KEYS[1], prior, 'KEEPTTL') end
 return prior
 """)
 
+# The change feed's publication, written into the scripts that publish: ``head .. body``
+# on the channel (``prefix .. replica``) of every follower in ``key`` but ``me``, the
+# message built only when there is one (at N=1 the only follower is often ``me``).
+_PUBLISH_TO_OTHERS = """
+local function publish_to_others(key, prefix, me, head, body)
+  local message
+  for _, replica in ipairs(redis.call('ZRANGE', key, 0, -1)) do
+    if replica ~= me then
+      message = message or (head .. body)
+      redis.call('@PUBLISH@', prefix .. replica, message)
+    end
+  end
+end
+"""
+
 # KEYS: game hash, log list, request key (the game hash again when there is none),
 #       followers
 # ARGV: expected version, state, log entry, finished "0"/"1", channels' prefix,
@@ -81,6 +96,7 @@ return prior
 # or SPUBLISH on a cluster: the channel is in the slot) — are written into the source
 # when the store is made (``_with_constants``), so each commit sends only what varies.
 _COMMIT = """
+@PUBLISH_TO_OTHERS@
 if ARGV[6] == '1' then
   local prior = redis.call('GET', KEYS[3])
   if prior then
@@ -103,13 +119,7 @@ if ttl > 0 then
   redis.call('EXPIRE', KEYS[2], ttl)
 end
 if ARGV[6] == '1' then redis.call('SET', KEYS[3], nv, 'EX', @REQUEST@) end
-local followers = redis.call('ZRANGE', KEYS[4], 0, -1)
-if #followers > 0 then
-  local change = nv .. ':' .. ARGV[2]
-  for _, replica in ipairs(followers) do
-    if replica ~= ARGV[7] then redis.call('@PUBLISH@', ARGV[5] .. replica, change) end
-  end
-end
+publish_to_others(KEYS[4], ARGV[5], ARGV[7], nv .. ':', ARGV[2])
 return {0, nv}
 """
 
@@ -120,6 +130,7 @@ return {0, nv}
 # ("field=value" lines), so no replica reads them again; it is published to the other
 # followers, and returned.
 _PRESENCE = """
+@PUBLISH_TO_OTHERS@
 if ARGV[1] ~= '' then redis.call('HDEL', KEYS[1], ARGV[1]) end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], @KEEP_MS@)
@@ -127,9 +138,7 @@ local all = redis.call('HGETALL', KEYS[1])
 local lines = {}
 for i = 1, #all, 2 do lines[#lines + 1] = all[i] .. '=' .. all[i + 1] .. '\\n' end
 local notice = table.concat(lines)
-for _, replica in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
-  if replica ~= ARGV[5] then redis.call('@PUBLISH@', ARGV[4] .. replica, '0:' .. notice) end
-end
+publish_to_others(KEYS[2], ARGV[4], ARGV[5], '0:', notice)
 return notice
 """
 
@@ -197,18 +206,22 @@ class RedisStore(Store):
         )
         self._min_replicas = min_replicas
         self._replica_wait_ms = replica_wait_ms
-        publish = self._redis.feed.publish
+        # the publication first: its own @PUBLISH@ is written in after it
+        published = {
+            "@PUBLISH_TO_OTHERS@": _PUBLISH_TO_OTHERS,
+            "@PUBLISH@": self._redis.feed.publish,
+        }
         self._commit = _with_constants(
             _COMMIT,
             {
                 "@IDLE@": str(int(ttls.idle)),
                 "@FINISHED@": str(int(ttls.finished)),
                 "@REQUEST@": str(int(ttls.request)),
-                "@PUBLISH@": publish,
+                **published,
             },
         )
         self._presence = _with_constants(
-            _PRESENCE, {"@KEEP_MS@": str(_PRESENCE_KEEP_MS), "@PUBLISH@": publish}
+            _PRESENCE, {"@KEEP_MS@": str(_PRESENCE_KEEP_MS), **published}
         )
         self._presence_touch = _with_constants(
             _PRESENCE_TOUCH, {"@KEEP_MS@": str(_PRESENCE_KEEP_MS)}
@@ -286,17 +299,18 @@ class RedisStore(Store):
             b"0" if request_key is None else b"1",
             self.replica,
         ]
+        acked = self._min_replicas
         with _unavailable("commit"):
             if not self._min_replicas:
                 code, version = await self._redis.run(self._commit, keys, args)
-                if int(code) == 0:  # this replica's watchers: not through Redis
-                    self._fanout.deliver(game_id, Change(int(version), state))
-                return CommitOutcome(_STATUS[int(code)], int(version))
-            (code, version), acked = await self._redis.run_and_wait(
-                self._commit, keys, args, self._min_replicas, self._replica_wait_ms
-            )
+            else:
+                (code, version), acked = await self._redis.run_and_wait(
+                    self._commit, keys, args, self._min_replicas, self._replica_wait_ms
+                )
         outcome = CommitOutcome(_STATUS[int(code)], int(version))
-        if outcome.status is CommitStatus.APPLIED:  # on the primary, whatever the replicas
+        if outcome.status is CommitStatus.APPLIED:
+            # this replica's watchers, not through Redis (on the primary: whatever the
+            # replicas acknowledged, the other followers were sent it too)
             self._fanout.deliver(game_id, Change(outcome.version, state))
         landed = (CommitStatus.APPLIED, CommitStatus.DUPLICATE)
         if outcome.status in landed and acked < self._min_replicas:
