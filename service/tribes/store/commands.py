@@ -1,21 +1,23 @@
-"""How the Redis store sends commands: through redis-py, one command per connection at a time.
+"""How the Redis store sends commands: through redis-py, one exchange per connection at a time.
 
 Every command goes through redis-py and hiredis: redis-py's URL parsing, connection
 class (TCP, TLS for ``rediss://``, Unix sockets, AUTH, SELECT) and reply parser (hiredis's),
 hiredis's command packer (``pack_command`` below: the bytes redis-py's own packer writes,
-at a quarter of its CPU). The standalone path uses the library's lower layers directly — it checks a
-``redis.asyncio.Connection`` out of a small idle list, sends one packed command, reads its
-one reply, and puts the connection back — because the library's full client spends about
-twice the CPU per command on pooling, retries and instrumentation this service does not
-use (``make bench``; README "Performance"). Cluster and Sentinel deployments use the
+at a quarter of its CPU). The standalone path uses the library's lower layers directly —
+it checks a ``redis.asyncio.Connection`` out of a small idle list, writes the packed
+command (or a batch of them, as redis-py's own pipelines do), reads the replies in order,
+and puts the connection back — because the library's full client spends about twice the
+CPU per command on pooling, retries and instrumentation this service does not use
+(``make bench``; README "Performance"). Cluster and Sentinel deployments use the
 library's own clients, which know slots, redirections and failover.
 
 The ownership rule that makes replies impossible to confuse: a connection belongs to one
-caller from the write of its command to the read of that command's reply, and a command
-whose exchange did not finish cleanly (timeout, cancellation, a broken socket, a reply
-that could not be parsed) never gives its connection back: the connection is closed and
-a fresh one is opened for the next caller. Arguments are packed before any connection is
-touched, so an argument the packer refuses costs nothing but an error for its caller.
+exchange (one caller's command, or one batch) from the write of its commands to the read
+of their last reply, and an exchange that did not finish cleanly (timeout, cancellation,
+a broken socket, a reply that could not be parsed) never gives its connection back: the
+connection is closed and a fresh one is opened for the next exchange. Arguments are
+packed before any connection is touched, so an argument the packer refuses costs nothing
+but an error for its caller.
 
 There are no automatic retries on the standalone and Sentinel paths: a resent commit
 whose first reply was lost must be answered by the request-id record, not re-executed
@@ -43,7 +45,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
-from redis.exceptions import DataError, NoScriptError, ResponseError
+from redis.exceptions import DataError, NoScriptError, RedisError, ResponseError
 
 Arg = bytes | str | int | float
 
@@ -169,10 +171,19 @@ class Commands(abc.ABC):
 
 
 class ConnectionCommands(Commands):
-    """Standalone Redis through redis-py connections, one command per connection at a time.
+    """Standalone Redis through redis-py connections, one exchange per connection at a time.
 
-    At most ``size`` connections are open; more concurrent callers wait for one (inside
-    their timeout). Each whole command — waiting for a connection, connecting, writing,
+    A command sent while no other is in flight goes alone: its caller writes it and reads
+    its reply. Commands sent while others are in flight are batched: those of one turn of
+    the event loop are written together on one connection (one write, their replies read
+    in order, as redis-py's pipelines do), by a task of their own, so the loop makes one
+    system call where it made one per command and Redis reads them in one go (a saturated
+    replica has several commands in flight at any time). A caller's cancellation or
+    timeout does not disturb a batch: a command not yet written is dropped, one written
+    has its reply read and discarded.
+
+    At most ``size`` connections are open; more concurrent exchanges wait for one (inside
+    their timeout). Each whole exchange — waiting for a connection, connecting, writing,
     reading — is bounded by ``timeout`` with ``asyncio.timeout``, which never swallows a
     caller's own cancellation.
     """
@@ -184,6 +195,9 @@ class ConnectionCommands(Commands):
         self._timeout = timeout
         self._closed = False
         self._pubsub_pool: Callable[[], ConnectionPool] | None = None
+        self._busy = 0  # exchanges in flight
+        self._queued: list[tuple[bytes, asyncio.Future[Any]]] = []  # the next batch
+        self._batches: set[asyncio.Task[None]] = set()
 
     @classmethod
     def from_url(cls, url: str, *, size: int = 32, timeout: float = 2.0) -> ConnectionCommands:
@@ -192,28 +206,95 @@ class ConnectionCommands(Commands):
 
     async def execute(self, *args: Arg) -> Any:
         packed = pack_command(args)
-        async with asyncio.timeout(self._timeout), self._slots:
-            if self._closed:
-                raise ConnectionError("the store client is closed")
-            conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
-            clean = False
-            try:
-                with _torn_down():
-                    if not conn.is_connected:
-                        await conn.connect()  # the class's own: Sentinel's finds the master
-                    await conn.send_packed_command(packed, check_health=False)
-                    try:
-                        reply = await conn.read_response()
-                    except ResponseError:
-                        clean = True  # an error reply: the exchange itself completed
-                        raise
-                clean = True
-                return reply
-            finally:
-                if clean and not self._closed:
-                    self._idle.append(conn)
-                else:
-                    _discard(conn)
+        if not self._busy and not self._queued:
+            return await self._alone(packed)
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[Any] = loop.create_future()
+        self._queued.append((packed, waiter))
+        if len(self._queued) == 1:
+            loop.call_soon(self._flush, loop)
+        # no timer of its own: the batch's exchange is bounded by the timeout, and every
+        # way out of it settles every waiter (a reply, an error reply or the failure)
+        return await waiter
+
+    async def _alone(self, packed: bytes) -> Any:
+        self._busy += 1
+        try:
+            async with asyncio.timeout(self._timeout), self._slots:
+                if self._closed:
+                    raise ConnectionError("the store client is closed")
+                conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
+                clean = False
+                try:
+                    with _torn_down():
+                        if not conn.is_connected:
+                            await conn.connect()  # the class's own: Sentinel's finds the master
+                        await conn.send_packed_command(packed, check_health=False)
+                        try:
+                            reply = await conn.read_response()
+                        except ResponseError:
+                            clean = True  # an error reply: the exchange itself completed
+                            raise
+                    clean = True
+                    return reply
+                finally:
+                    if clean and not self._closed:
+                        self._idle.append(conn)
+                    else:
+                        _discard(conn)
+        finally:
+            self._busy -= 1
+
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch, self._queued = self._queued, []
+        task = loop.create_task(self._batch(batch))
+        self._batches.add(task)
+        task.add_done_callback(self._batches.discard)
+
+    async def _batch(self, batch: list[tuple[bytes, asyncio.Future[Any]]]) -> None:
+        """Write the batch's commands in one go on one connection and hand each reply
+        (or error reply) to its caller; a failure of the exchange fails every caller
+        still waiting, and the connection is not given back."""
+        batch = [(packed, waiter) for packed, waiter in batch if not waiter.done()]
+        if not batch:
+            return  # every caller gave up before anything was written
+        self._busy += 1
+        try:
+            async with asyncio.timeout(self._timeout), self._slots:
+                if self._closed:
+                    raise ConnectionError("the store client is closed")
+                conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
+                clean = False
+                try:
+                    with _torn_down():
+                        if not conn.is_connected:
+                            await conn.connect()
+                        await conn.send_packed_command([p for p, _ in batch], check_health=False)
+                        for _, waiter in batch:
+                            try:
+                                reply = await conn.read_response()
+                            except ResponseError as exc:
+                                if not waiter.done():
+                                    waiter.set_exception(exc)
+                                continue
+                            if not waiter.done():
+                                waiter.set_result(reply)
+                    clean = True
+                finally:
+                    if clean and not self._closed:
+                        self._idle.append(conn)
+                    else:
+                        _discard(conn)
+        except BaseException as exc:
+            # each caller still waiting gets an error of its own (one exception object
+            # raised in several tasks would collect all their tracebacks)
+            for _, waiter in batch:
+                if not waiter.done():
+                    waiter.set_exception(_failure(exc))
+            if not isinstance(exc, Exception):
+                raise  # the task's own cancellation (a closing store) goes on
+        finally:
+            self._busy -= 1
 
     @classmethod
     def sentinel(
@@ -278,10 +359,25 @@ class ConnectionCommands(Commands):
 
     async def close(self) -> None:
         self._closed = True
+        for batch in list(self._batches):
+            batch.cancel()  # its callers get a ConnectionError; its connection is closed
         idle, self._idle = self._idle, []
         for conn in idle:
             with contextlib.suppress(Exception):
                 await conn.disconnect()
+
+
+def _failure(exc: BaseException) -> BaseException:
+    """The error a batched caller sees when its batch's exchange failed: the same kind
+    (a timeout stays a ``TimeoutError``, redis-py's errors keep their class), new."""
+    if isinstance(exc, TimeoutError):
+        return TimeoutError("the store did not answer in time")
+    if isinstance(exc, RedisError | OSError):
+        try:
+            return type(exc)(*exc.args)
+        except Exception:  # an error class with a constructor of its own
+            return ConnectionError(f"the exchange failed: {type(exc).__name__}")
+    return ConnectionError(f"the exchange failed: {type(exc).__name__}")
 
 
 def _discard(conn: AbstractConnection) -> None:
