@@ -9,6 +9,7 @@ deployment; a plain Redis and a real local Redis Cluster (sharded pub/sub) both.
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator
 
@@ -170,3 +171,49 @@ async def test_a_watching_replica_renews_its_following(
         else:
             pytest.fail("the following was not renewed in 5 s")
     assert await _followers(a, "g1") == set()
+
+
+async def test_one_feed_connection_serves_game_after_game(
+    plain: tuple[RedisStore, RedisStore], redis_url: str
+) -> None:
+    """The pub/sub connection outlives a game's last watcher (no connect and handshake per
+    game), while the game's channel and its following end with that watcher."""
+    a, _ = plain
+    listener = aioredis.Redis.from_url(redis_url)
+    try:
+        seen = []
+        for game_id in ("g1", "g2", "g3"):
+            await a.create(game_id, b"m", b"s0")
+            async with a.watch(game_id):
+                seen.append(a._fanout._pubsub)
+                assert await _followers(a, game_id) == {a.replica.encode()}
+            [(_, count)] = await listener.pubsub_numsub(a.keys.changes(game_id, a.replica))
+            assert count == 0
+            assert await _followers(a, game_id) == set()
+        assert seen[0] is not None and seen.count(seen[0]) == 3
+        assert a._fanout._pubsub is seen[0] and seen[0].connection.is_connected
+        await a.create("g4", b"m", b"s0")
+        async with a.watch("g4") as on_a:  # and it still delivers
+            await a.commit("g4", 1, b"s1", b"e", finished=False)
+            assert await on_a.get() == Change(2, b"s1")
+    finally:
+        await listener.aclose()
+
+
+async def test_an_idle_feed_waits_for_the_next_watcher(replicas: Pair) -> None:
+    """With every game's last watcher gone the feed's reader stays (its connection open)
+    but does not spin: a sharded reader with no shard returns at once, so it must wait.
+    A spinning reader would use about all of the half second below."""
+    a, _, _ = replicas
+    await a.create("g1", b"m", b"s0")
+    async with a.watch("g1"):
+        pass
+    began = time.process_time()
+    await asyncio.sleep(0.5)
+    assert time.process_time() - began < 0.25
+    assert a._fanout._reader is not None and not a._fanout._reader.done()
+    await a.create("g2", b"m", b"s0")
+    async with a.watch("g2") as on_a:  # the waiting reader serves the next game
+        await a.commit("g2", 1, b"s1", b"e", finished=False)
+        async with asyncio.timeout(5):
+            assert await on_a.get() == Change(2, b"s1")
