@@ -15,7 +15,7 @@ import pytest
 import redis
 from redis.exceptions import RedisError, ResponseError
 
-from tests.store.test_faults import CuttingProxy, _own_echo, commands
+from tests.store.test_faults import _own_echo, commands, cutting_proxy
 
 
 def _connections_named(url: str, name: str) -> int:
@@ -106,24 +106,18 @@ async def test_a_batch_cut_mid_reply_never_misroutes(
 ) -> None:
     """A connection dropped while a batch's replies arrive: each caller gets its own reply
     or an error, and everyone after is answered on a fresh connection."""
-    port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
-    proxy = CuttingProxy(port)
-    proxy_port = await proxy.start()
-    try:
-        async with commands(f"redis://127.0.0.1:{proxy_port}/0", size=4) as client:
-            await _own_echo(client, redis_prefix, b"warm-up")
-            holder = asyncio.ensure_future(_hold(client, f"{redis_prefix}:empty", 0.2))
-            await asyncio.sleep(0.05)
-            proxy.cut = cut
-            results = await asyncio.gather(
-                *(_own_echo(client, redis_prefix, b"c%d" % i * 50) for i in range(8)),
-                return_exceptions=True,
-            )
-            # an AssertionError would be a reply that reached the wrong caller
-            assert all(r is None or isinstance(r, RedisError | OSError) for r in results), results
-            assert any(r is not None for r in results)
-            with contextlib.suppress(RedisError, OSError):
-                await holder
-            await asyncio.gather(*(_own_echo(client, redis_prefix, b"d%d" % i) for i in range(8)))
-    finally:
-        await proxy.close()
+    async with cutting_proxy(redis_url) as (proxy, url), commands(url, size=4) as client:
+        await _own_echo(client, redis_prefix, b"warm-up")
+        holder = asyncio.ensure_future(_hold(client, f"{redis_prefix}:empty", 0.2))
+        await asyncio.sleep(0.05)
+        proxy.cut = cut
+        results = await asyncio.gather(
+            *(_own_echo(client, redis_prefix, b"c%d" % i * 50) for i in range(8)),
+            return_exceptions=True,
+        )
+        # an AssertionError would be a reply that reached the wrong caller
+        assert all(r is None or isinstance(r, RedisError | OSError) for r in results), results
+        assert any(r is not None for r in results)
+        with contextlib.suppress(RedisError, OSError):
+            await holder
+        await asyncio.gather(*(_own_echo(client, redis_prefix, b"d%d" % i) for i in range(8)))

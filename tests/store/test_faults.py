@@ -215,22 +215,25 @@ class CuttingProxy:
             await self.server.wait_closed()
 
 
+@contextlib.asynccontextmanager
+async def cutting_proxy(redis_url: str) -> AsyncIterator[tuple[CuttingProxy, str]]:
+    """A ``CuttingProxy`` in front of the test Redis, and the URL that goes through it."""
+    proxy = CuttingProxy(int(redis_url.rsplit(":", 1)[1].split("/")[0]))
+    proxy_port = await proxy.start()
+    try:
+        yield proxy, f"redis://127.0.0.1:{proxy_port}/0"
+    finally:
+        await proxy.close()
+
+
 async def test_a_connection_dropped_mid_reply_fails_only_its_caller(
     redis_url: str, redis_prefix: str
 ) -> None:
     """The caller whose reply was cut gets an error; everyone after gets their own reply."""
-    port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
-    proxy = CuttingProxy(port)
-    proxy_port = await proxy.start()
-    try:
-        async with commands(f"redis://127.0.0.1:{proxy_port}/0", size=2) as client:
-            await _own_echo(client, redis_prefix, b"warm-up")
-            for cut in (1, 5, 17, 900):
-                proxy.cut = cut
-                with pytest.raises((RedisError, OSError)):
-                    await _own_echo(client, redis_prefix, b"y" * 2000)
-                await asyncio.gather(
-                    *(_own_echo(client, redis_prefix, b"z%d" % i) for i in range(8))
-                )
-    finally:
-        await proxy.close()
+    async with cutting_proxy(redis_url) as (proxy, url), commands(url, size=2) as client:
+        await _own_echo(client, redis_prefix, b"warm-up")
+        for cut in (1, 5, 17, 900):
+            proxy.cut = cut
+            with pytest.raises((RedisError, OSError)):
+                await _own_echo(client, redis_prefix, b"y" * 2000)
+            await asyncio.gather(*(_own_echo(client, redis_prefix, b"z%d" % i) for i in range(8)))

@@ -35,19 +35,21 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
+import functools
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import hiredis
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
-from redis.exceptions import DataError, NoScriptError, RedisError, ResponseError
+from redis.exceptions import DataError, NoScriptError, ResponseError
 
 Arg = bytes | str | int | float
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +220,21 @@ class ConnectionCommands(Commands):
         return await waiter
 
     async def _alone(self, packed: bytes) -> Any:
+        async def exchange(conn: AbstractConnection) -> Any:
+            await conn.send_packed_command(packed, check_health=False)
+            return await conn.read_response()
+
+        return await self._exchange(exchange, self._timeout)
+
+    async def _exchange(
+        self, work: Callable[[AbstractConnection], Awaitable[T]], seconds: float
+    ) -> T:
+        """``work`` on a connection of its own, within ``seconds``: the connection goes
+        back to the idle list if the exchange completed (an error reply completes it),
+        else it is closed (the ownership rule above)."""
         self._busy += 1
         try:
-            async with asyncio.timeout(self._timeout), self._slots:
+            async with asyncio.timeout(seconds), self._slots:
                 if self._closed:
                     raise ConnectionError("the store client is closed")
                 conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
@@ -229,14 +243,13 @@ class ConnectionCommands(Commands):
                     with _torn_down():
                         if not conn.is_connected:
                             await conn.connect()  # the class's own: Sentinel's finds the master
-                        await conn.send_packed_command(packed, check_health=False)
                         try:
-                            reply = await conn.read_response()
+                            result = await work(conn)
                         except ResponseError:
                             clean = True  # an error reply: the exchange itself completed
                             raise
                     clean = True
-                    return reply
+                    return result
                 finally:
                     if clean and not self._closed:
                         self._idle.append(conn)
@@ -258,33 +271,21 @@ class ConnectionCommands(Commands):
         batch = [(packed, waiter) for packed, waiter in batch if not waiter.done()]
         if not batch:
             return  # every caller gave up before anything was written
-        self._busy += 1
-        try:
-            async with asyncio.timeout(self._timeout), self._slots:
-                if self._closed:
-                    raise ConnectionError("the store client is closed")
-                conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
-                clean = False
+
+        async def exchange(conn: AbstractConnection) -> None:
+            await conn.send_packed_command([p for p, _ in batch], check_health=False)
+            for _, waiter in batch:
                 try:
-                    with _torn_down():
-                        if not conn.is_connected:
-                            await conn.connect()
-                        await conn.send_packed_command([p for p, _ in batch], check_health=False)
-                        for _, waiter in batch:
-                            try:
-                                reply = await conn.read_response()
-                            except ResponseError as exc:
-                                if not waiter.done():
-                                    waiter.set_exception(exc)
-                                continue
-                            if not waiter.done():
-                                waiter.set_result(reply)
-                    clean = True
-                finally:
-                    if clean and not self._closed:
-                        self._idle.append(conn)
-                    else:
-                        _discard(conn)
+                    reply = await conn.read_response()
+                except ResponseError as exc:
+                    if not waiter.done():
+                        waiter.set_exception(exc)
+                    continue
+                if not waiter.done():
+                    waiter.set_result(reply)
+
+        try:
+            await self._exchange(exchange, self._timeout)
         except BaseException as exc:
             # each caller still waiting gets an error of its own (one exception object
             # raised in several tasks would collect all their tracebacks)
@@ -293,8 +294,6 @@ class ConnectionCommands(Commands):
                     waiter.set_exception(_failure(exc))
             if not isinstance(exc, Exception):
                 raise  # the task's own cancellation (a closing store) goes on
-        finally:
-            self._busy -= 1
 
     @classmethod
     def sentinel(
@@ -327,20 +326,9 @@ class ConnectionCommands(Commands):
             packed = b"".join(
                 map(pack_command, _with_wait(command, script, keys, args, replicas, ms))
             )
-            async with asyncio.timeout(self._timeout + ms / 1000), self._slots:
-                conn = self._idle.pop() if self._idle else self._pool.make_connection()  # type: ignore[no-untyped-call]
-                clean = False
-                try:
-                    with _torn_down():
-                        if not conn.is_connected:
-                            await conn.connect()
-                        first, acked = await _exchange_with_wait(conn, packed)
-                    clean = True
-                finally:
-                    if clean and not self._closed:
-                        self._idle.append(conn)
-                    else:
-                        _discard(conn)
+            first, acked = await self._exchange(
+                functools.partial(_exchange_with_wait, packed=packed), self._timeout + ms / 1000
+            )
             if isinstance(first, NoScriptError) and command == "EVALSHA":
                 continue  # the script was not there: nothing ran; send its source
             if isinstance(first, ResponseError):
@@ -368,15 +356,11 @@ class ConnectionCommands(Commands):
 
 
 def _failure(exc: BaseException) -> BaseException:
-    """The error a batched caller sees when its batch's exchange failed: the same kind
-    (a timeout stays a ``TimeoutError``, redis-py's errors keep their class), new."""
+    """The error of its own a batched caller sees when its batch's exchange failed: a
+    timeout stays a ``TimeoutError``, anything else is a lost connection (the outcome of
+    a written command is unknown either way)."""
     if isinstance(exc, TimeoutError):
         return TimeoutError("the store did not answer in time")
-    if isinstance(exc, RedisError | OSError):
-        try:
-            return type(exc)(*exc.args)
-        except Exception:  # an error class with a constructor of its own
-            return ConnectionError(f"the exchange failed: {type(exc).__name__}")
     return ConnectionError(f"the exchange failed: {type(exc).__name__}")
 
 
