@@ -9,7 +9,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.support.http import call
+from tests.support.http import auth, call, reason
 from tests.support.server import server_process
 from tribes.http import gateway
 from tribes.v1 import game_service_pb2 as spb
@@ -72,6 +72,19 @@ async def test_errors_that_end_the_session_come_as_a_last_frame(http: Http) -> N
         async with asyncio.timeout(5):
             closing = await socket.receive()
         assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+
+
+async def test_a_request_without_a_handshake_gets_a_status_body(http: Http) -> None:
+    """A plain GET, or a broken handshake, on the session route: 400 WEBSOCKET_REQUIRED
+    as a ``google.rpc.Status`` JSON body, like every other refusal of the HTTP door."""
+    name, tokens = await _create(http)
+    broken = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "7"}
+    for headers in ({}, broken, {**broken, "Sec-WebSocket-Version": "13"}):
+        status, body = await call(http, "GET", f"/v1/{name}:play", token=tokens[0], headers=headers)
+        assert (status, body["code"], reason(body)) == (400, 3, "WEBSOCKET_REQUIRED"), headers
+    # the game is untouched and a proper session still opens at version 1
+    async with http.ws_connect(f"/v1/{name}:play", headers=auth(tokens[0])) as socket:
+        assert (await _frame(socket))["snapshot"]["version"] == "1"
 
 
 async def _binary(socket: aiohttp.ClientWebSocketResponse) -> spb.PlayEvent:
