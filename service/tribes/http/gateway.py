@@ -300,14 +300,15 @@ class Gateway:
             socket = web.WebSocketResponse(
                 heartbeat=30.0, max_msg_size=_WS_MAX_MESSAGE, protocols=(BINARY_SUBPROTOCOL,)
             )
-            if not socket.can_prepare(request).ok:
-                # a plain GET (or a broken handshake) gets a Status body like every other
-                # refusal of this door, not aiohttp's text
+            try:
+                await socket.prepare(request)
+            except web.HTTPBadRequest as exc:
+                # a plain GET (or a broken handshake), refused before anything is sent:
+                # a Status body like every other refusal of this door, not aiohttp's text
                 raise BadRequestError(
                     "this is a WebSocket endpoint: open it with a WebSocket handshake",
                     "WEBSOCKET_REQUIRED",
-                )
-            await socket.prepare(request)
+                ) from exc
             binary = socket.ws_protocol == BINARY_SUBPROTOCOL
 
             async def send(event: bytes) -> None:
