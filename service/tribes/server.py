@@ -184,6 +184,7 @@ class App:
             self.metrics,
             cors_origins=settings.cors_origins,
             heartbeat_seconds=settings.sse_heartbeat,
+            ws_compress=settings.ws_compress,
             ready=lambda: self._serving,
             request_log=self.request_log.add if self.request_log is not None else None,
             web_dir=pathlib.Path(settings.web_dir) if settings.web_dir else None,

@@ -9,6 +9,7 @@
 | TRIBES_HTTP_PORT               | 8080      | HTTP port (-1 = off, 0 = any free port)         |
 | TRIBES_CORS_ORIGINS            | (none)    | origins allowed by CORS, comma-separated; *=any |
 | TRIBES_SSE_HEARTBEAT_SECONDS   | 15        | SSE comment heartbeat while nothing changes     |
+| TRIBES_WS_COMPRESS             | 0         | 1 = accept permessage-deflate on WebSockets     |
 | TRIBES_WEB_DIR                 | clients/web | the playground's files, served at / (none = off)|
 | REDIS_URL                      | (unset)   | Redis store; unset = embedded in-process store  |
 | TRIBES_REDIS_PREFIX            | tribes    | key prefix (separates deployments)              |
@@ -71,6 +72,9 @@ class Settings:
     http_port: int = 8080
     cors_origins: tuple[str, ...] = ()
     sse_heartbeat: float = 15.0
+    # permessage-deflate: ~120 KiB of zlib state per session and a compression per frame,
+    # for frames of a few hundred bytes (README "Decisions")
+    ws_compress: bool = False
     web_dir: str | None = str(_CHECKOUT / "clients" / "web")
     redis_url: str | None = None
     redis_prefix: str = "tribes"
@@ -126,6 +130,7 @@ class Settings:
                 o.strip() for o in e.get("TRIBES_CORS_ORIGINS", "").split(",") if o.strip()
             ),
             sse_heartbeat=float(e.get("TRIBES_SSE_HEARTBEAT_SECONDS", d.sse_heartbeat)),
+            ws_compress=flag("TRIBES_WS_COMPRESS", d.ws_compress),
             web_dir=e.get("TRIBES_WEB_DIR", d.web_dir or "") or None,
             redis_url=e.get("REDIS_URL") or None,
             redis_prefix=e.get("TRIBES_REDIS_PREFIX", d.redis_prefix),

@@ -10,8 +10,10 @@ from typing import Any
 import aiohttp
 
 from tests.support.http import auth, call, reason
-from tests.support.server import server_process
+from tests.support.server import running_app, server_process
 from tribes.http import gateway
+from tribes.settings import Settings
+from tribes.store.redis import RedisStore
 from tribes.v1 import game_service_pb2 as spb
 
 Http = aiohttp.ClientSession
@@ -211,3 +213,28 @@ def test_the_python_client_names_the_services_subprotocol() -> None:
     from tribes_client import PLAY_SUBPROTOCOL
 
     assert PLAY_SUBPROTOCOL == gateway.BINARY_SUBPROTOCOL
+
+
+async def test_permessage_deflate_is_declined_unless_configured(
+    http: Http, redis_url: str, redis_prefix: str
+) -> None:
+    """Browsers always offer permessage-deflate; the service declines it by default (a
+    compressor and decompressor per socket cost ~120 KiB each session, for frames of a few
+    hundred bytes) and accepts it under TRIBES_WS_COMPRESS=1, where a session still plays."""
+    assert not Settings.from_env({}).ws_compress
+    assert Settings.from_env({"TRIBES_WS_COMPRESS": "1"}).ws_compress
+    name, tokens = await _create(http)
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    async with http.ws_connect(f"/v1/{name}:play", headers=headers, compress=15) as socket:
+        assert socket.compress == 0  # no Sec-WebSocket-Extensions in the answer
+        assert (await _frame(socket))["snapshot"]["version"] == "1"
+    store = RedisStore(redis_url, prefix=redis_prefix)
+    async with (
+        running_app(store, ws_compress=True) as app,
+        aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as other,
+    ):
+        async with other.ws_connect(f"/v1/{name}:play", headers=headers, compress=15) as socket:
+            assert socket.compress == 15
+            assert (await _frame(socket))["snapshot"]["version"] == "1"
+            await socket.send_str(json.dumps({"move": {"moveId": "bid:2"}}))
+            assert (await _frame(socket))["snapshot"]["version"] == "2"

@@ -90,6 +90,7 @@ class Gateway:
         *,
         cors_origins: Sequence[str] = (),
         heartbeat_seconds: float = 15.0,
+        ws_compress: bool = False,
         ready: Callable[[], bool] = lambda: True,
         request_log: LogLine | None = None,
         web_dir: pathlib.Path | None = None,
@@ -99,6 +100,7 @@ class Gateway:
         self.metrics = metrics
         self.cors_origins = frozenset(cors_origins)
         self.heartbeat = heartbeat_seconds
+        self.ws_compress = ws_compress
         self.ready = ready
         self.request_log = request_log
         self.routes = routes(SERVICE)
@@ -298,7 +300,10 @@ class Gateway:
             if held is not None:
                 opened.from_version = held
             socket = web.WebSocketResponse(
-                heartbeat=30.0, max_msg_size=_WS_MAX_MESSAGE, protocols=(BINARY_SUBPROTOCOL,)
+                heartbeat=30.0,
+                max_msg_size=_WS_MAX_MESSAGE,
+                protocols=(BINARY_SUBPROTOCOL,),
+                compress=self.ws_compress,  # browsers offer permessage-deflate: declined
             )
             try:
                 await socket.prepare(request)
