@@ -34,7 +34,7 @@ run: install
 	$(PY) -m tribes
 
 test: install $(STAMP)/tools
-	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 $(PYTEST_ARGS)
+	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 # the validators tests/deploy runs (promtool, hadolint, kubernetes-validate, compose)
 $(STAMP)/tools: $(STAMP)/installed deploy/scripts/install-tools.sh deploy/scripts/tools-requirements.txt
@@ -42,7 +42,7 @@ $(STAMP)/tools: $(STAMP)/installed deploy/scripts/install-tools.sh deploy/script
 	@touch $@
 
 soak: install
-	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 -m soak --run-soak $(PYTEST_ARGS)
+	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 --dist worksteal -m soak --run-soak $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check service clients tests
