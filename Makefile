@@ -33,8 +33,11 @@ game-protos: install
 run: install
 	$(PY) -m tribes
 
+# both cores; a worker that runs out of tests takes some of the other's (README "Tests")
+XDIST = -n 2 --dist worksteal
+
 test: install $(STAMP)/tools
-	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 --dist worksteal $(PYTEST_ARGS)
+	deploy/scripts/with-redis.sh $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # the validators tests/deploy runs (promtool, hadolint, kubernetes-validate, compose)
 $(STAMP)/tools: $(STAMP)/installed deploy/scripts/install-tools.sh deploy/scripts/tools-requirements.txt
@@ -42,7 +45,7 @@ $(STAMP)/tools: $(STAMP)/installed deploy/scripts/install-tools.sh deploy/script
 	@touch $@
 
 soak: install
-	deploy/scripts/with-redis.sh $(PY) -m pytest -n 2 --dist worksteal -m soak --run-soak $(PYTEST_ARGS)
+	deploy/scripts/with-redis.sh $(PY) -m pytest $(XDIST) -m soak --run-soak $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check service clients tests

@@ -303,7 +303,7 @@ class Gateway:
                 heartbeat=30.0,
                 max_msg_size=_WS_MAX_MESSAGE,
                 protocols=(BINARY_SUBPROTOCOL,),
-                compress=self.ws_compress,  # browsers offer permessage-deflate: declined
+                compress=self.ws_compress,  # what every browser offers; off unless configured
             )
             try:
                 await socket.prepare(request)
