@@ -386,13 +386,22 @@ def cli_env(process: ServerProcess, session: pathlib.Path) -> dict[str, str]:
     }
 
 
+# `tribes watch` with Ctrl-C as a terminal gives it: a child inherits SIGINT *ignored* from its
+# parent, and some test worker processes of the full suite ignore it, so the watcher would
+# never see the SIGINT the test sends (it hung there, waiting for the next snapshot).
+WATCH_WITH_CTRL_C = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('tribes_client.cli', run_name='__main__', alter_sys=True)"
+)
+
+
 class Watcher:
     """``tribes watch`` as a child process, its output lines collected by a thread."""
 
     def __init__(self, process: ServerProcess, session: pathlib.Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tribes_client.cli", "watch"],
-            env=cli_env(process, session),
+            [sys.executable, "-c", WATCH_WITH_CTRL_C, "watch"],
+            env={**cli_env(process, session), "PYTHONFAULTHANDLER": "1"},  # stacks on a hang
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -420,7 +429,13 @@ class Watcher:
 
     def finish(self, timeout: float = 20) -> tuple[int, str]:
         assert self.proc.stderr is not None
-        code = self.proc.wait(timeout)
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            # a hang: what the CLI printed, with its threads' stacks (faulthandler, SIGABRT)
+            self.proc.send_signal(signal.SIGABRT)
+            _, err = self.proc.communicate(timeout=10)
+            raise AssertionError(f"watch did not exit within {timeout} s; stderr:\n{err}") from None
         return code, self.proc.stderr.read()
 
 
