@@ -7,10 +7,13 @@ PY     := $(VENV)/bin/python
 STAMP  := .make
 PROTOS := $(shell find protos tests -name '*.proto' 2>/dev/null)
 GEN    := service/tribes/v1/.generated
+# the sources of the modules tribes.native compiles (its MODULES)
+NATIVE := $(shell sed -n 's/^    "tribes\.\([a-z_.]*\)",$$/\1/p' service/tribes/native.py \
+            | sed 's|\.|/|g; s|^|service/tribes/|; s|$$|.py|')
 
 .PHONY: install protos game-protos run test soak lint format bench clean
 
-install: $(STAMP)/installed $(GEN)
+install: $(STAMP)/installed $(GEN) $(STAMP)/native
 
 $(STAMP)/installed: pyproject.toml clients/pyproject.toml
 	@mkdir -p $(STAMP)
@@ -23,6 +26,11 @@ protos: $(GEN)
 
 $(GEN): $(STAMP)/installed $(PROTOS) deploy/scripts/gen_protos.py
 	$(PY) deploy/scripts/gen_protos.py
+	@touch $@
+
+# the hot modules as C extensions (mypyc); a machine without a compiler keeps the pure ones
+$(STAMP)/native: $(GEN) service/tribes/native.py deploy/scripts/build_native.py $(NATIVE)
+	$(PY) deploy/scripts/build_native.py pyproject.toml
 	@touch $@
 
 # the .proto of each game whose wire is derived from its dataclasses (tribes.wire.auto)
@@ -61,4 +69,5 @@ bench: install
 	$(PY) -m tests.bench.bench $(BENCH_ARGS)
 
 clean:
+	test ! -x $(PY) || $(PY) deploy/scripts/build_native.py --clean
 	rm -rf $(STAMP) service/tribes/v1 .pytest_cache .mypy_cache .ruff_cache

@@ -11,16 +11,18 @@ already done, as it is in the image):
 - ``WORKDIR``, ``COPY`` (honouring ``Dockerfile.dockerignore``), ``RUN`` (bash, in the
   working directory) and ``ENV``, with every absolute path outside the system's own
   directories moved under the temporary root (``/opt/tribes`` becomes ``<root>/opt/tribes``);
-- steps that would change this machine rather than an image (creating users and groups)
-  are skipped and listed; ``USER`` is checked instead: everything the runtime stage copied
-  must be readable by a user other than its owner.
+- steps that would change this machine rather than an image (creating users and groups,
+  installing the base image's Debian packages: this machine has its own C compiler) are
+  skipped and listed; ``USER`` is checked instead: everything the runtime stage copied must
+  be readable by a user other than its owner.
 
 Then it starts ``ENTRYPOINT`` with the image's environment, on loopback and free ports
 (the image listens on 0.0.0.0 and fixed ports), and with the image's own interpreter asks
 gRPC health for "" and ``tribes.v1.GameService`` (both must be SERVING), lists the game
-types through the installed generated stubs, scrapes ``/metrics``, sends SIGTERM and
-expects exit status 0. Exit status: 0 when all of that held, 77 when this machine has no
-``pythonX.Y`` for the base image, 1 otherwise.
+types through the installed generated stubs, checks that the compiled hot modules run
+(``tribes.native``; where this machine has gcc, as the build stage has), scrapes
+``/metrics``, sends SIGTERM and expects exit status 0. Exit status: 0 when all of that
+held, 77 when this machine has no ``pythonX.Y`` for the base image, 1 otherwise.
 
     python3 deploy/scripts/dockerfile_smoke.py [--redis-url URL --redis-prefix P] [--keep]
 """
@@ -49,7 +51,8 @@ DOCKERFILE = ROOT / "deploy" / "Dockerfile"
 # Absolute paths under these stay as they are: they are the base image's (and this
 # machine's) system directories, not places the Dockerfile builds into.
 SYSTEM_DIRS = {"bin", "sbin", "usr", "etc", "lib", "lib64", "dev", "proc", "sys", "tmp", "var"}
-CHANGES_THE_MACHINE = re.compile(r"^\s*(useradd|groupadd|adduser|addgroup)\b")
+# (the base image's packages: this machine has its own C compiler, and its apt lists stay)
+CHANGES_THE_MACHINE = re.compile(r"^\s*(useradd|groupadd|adduser|addgroup|apt-get|rm -rf /var/)\b")
 ABSOLUTE_PATH = re.compile(r"(?<![\w$.~/-])/[A-Za-z][\w.+-]*(?:/[\w.+-]*)*")
 HEALTH_CHECK = """
 import sys, grpc
@@ -69,6 +72,10 @@ with grpc.insecure_channel(sys.argv[1]) as channel:
     print("game types:", ", ".join(g.id for g in games.game_types))
     if not games.game_types:
         sys.exit(1)
+import shutil, tribes.native
+print("compiled hot modules:", "yes" if tribes.native.active() else "no")
+if shutil.which("gcc") and not tribes.native.active():
+    sys.exit(1)  # the build stage has a compiler, so the image runs its compiled modules
 """
 
 
@@ -265,7 +272,7 @@ def step_run(image: Image, args: str) -> None:
     for command in commands:
         if CHANGES_THE_MACHINE.match(command):
             image.skipped.append(command.strip())
-            print(f"    skipped (would change this machine's users): {command.strip()}")
+            print(f"    skipped (would change this machine): {command.strip()}")
         else:
             kept.append(image.rewrite(command))
     if not kept:

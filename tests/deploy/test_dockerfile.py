@@ -67,8 +67,10 @@ def test_smoke_parser_joins_continued_lines_and_keeps_order() -> None:
     steps = smoke.parse(DOCKERFILE.read_text())
     keywords = [step.keyword for step in steps]
     assert keywords.count("FROM") == 2 and keywords[-1] == "ENTRYPOINT"
-    (build_run,) = [s for s in steps[: keywords.index("FROM", 1)] if s.keyword == "RUN"]
-    assert "gen_protos.py" in build_run.args and "\\" not in build_run.args
+    runs = [s for s in steps[: keywords.index("FROM", 1)] if s.keyword == "RUN"]
+    (build_run,) = [s for s in runs if "gen_protos.py" in s.args]
+    assert "build_native.py" in build_run.args and "\\" not in build_run.args
+    assert runs[0].args.startswith("apt-get update") and "\\" not in runs[0].args
 
 
 def test_smoke_moves_image_paths_under_its_root_and_keeps_system_paths(tmp_path: Path) -> None:

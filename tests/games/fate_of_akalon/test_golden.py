@@ -75,7 +75,8 @@ def test_golden_playthrough_replays_exactly(
         {"factions": factions},
         seed,
     )
-    state = replay(GAME, seats, golden["options"], seed, golden["moves"])
+    moves = [(seat, key) for seat, key in golden["moves"]]  # JSON has lists; replay takes pairs
+    state = replay(GAME, seats, golden["options"], seed, moves)
     result = GAME.result(state)
     assert result is not None
     assert {

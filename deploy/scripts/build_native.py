@@ -1,0 +1,14 @@
+"""Compile the service's hot modules with mypyc (``tribes.native``), or leave the pure ones.
+
+Run: ``python deploy/scripts/build_native.py [mypy-config]`` (``make install`` does, with
+the project's ``pyproject.toml``); ``--clean`` removes a build. Always exits 0 on a
+machine without a C compiler: the pure modules are the same service, slower.
+"""
+
+import sys
+
+from tribes import native
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    sys.exit(native.main(["clean"] if args == ["--clean"] else ["build", *args]))
