@@ -118,3 +118,22 @@ def test_stale_names_every_module_without_a_matching_manifest(tmp_path: Path) ->
     assert native.stale(tmp_path) == list(native.MODULES)
     manifest.write_text("{not json")
     assert native.stale(tmp_path) == list(native.MODULES)
+
+
+@needs_build
+def test_a_module_compiled_by_another_build_is_never_run(tmp_path: Path) -> None:
+    """An extension file of a module outside the set (left by a build of another set, e.g.
+    before a checkout) makes every compiled module load from its source, that one too."""
+    copy = tmp_path / "service"
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(SERVICE / "tribes", copy / "tribes", ignore=skip)
+    for library in SERVICE.glob(f"{native.GROUP}__mypyc.*"):
+        shutil.copy2(library, copy)
+    (compiled,) = native.built("tribes.wire.protowire", copy)
+    stray = copy / "tribes" / "core" / compiled.name.replace("protowire", "quotas", 1)
+    shutil.copy2(compiled, stray)  # not an extension of quotas: importing it would fail
+    code = "import tribes.core.quotas as q, tribes.native as n; print(q.__file__, n.active())"
+    done = _run(code, path=copy)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [str(copy / "tribes" / "core" / "quotas.py"), "False"]
+    assert "compiled modules are stale (tribes.core.quotas)" in done.stderr

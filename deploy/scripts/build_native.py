@@ -5,7 +5,11 @@ the project's ``pyproject.toml``); ``--clean`` removes a build. Always exits 0 o
 machine without a C compiler: the pure modules are the same service, slower.
 """
 
+import os
 import sys
+
+# the build replaces the compiled modules: this process needs none (and no stale warning)
+os.environ["TRIBES_NATIVE"] = "0"
 
 from tribes import native
 

@@ -29,7 +29,7 @@ import os
 import pathlib
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from types import ModuleType
 
 #: Compiled when a C compiler is present: pure modules that run on every move and that
@@ -68,6 +68,17 @@ def built(module: str, root: pathlib.Path = ROOT) -> list[pathlib.Path]:
     ]
 
 
+def present(root: pathlib.Path = ROOT) -> set[str]:
+    """Every module under ``root/tribes`` with an extension file beside its source: the set
+    of a build, or what an earlier build with another set left behind."""
+    found = set()
+    for path in (root / "tribes").rglob("*.so"):
+        stem = path.name.split(".", 1)[0]
+        if path.with_name(stem + ".py").exists():
+            found.add(".".join(path.with_name(stem).relative_to(root).parts))
+    return found
+
+
 def stale(root: pathlib.Path = ROOT, modules: Sequence[str] = MODULES) -> list[str]:
     """The modules whose source is not the one the build compiled (all of them when
     there is no manifest, or it names another set or another Python)."""
@@ -84,7 +95,7 @@ def stale(root: pathlib.Path = ROOT, modules: Sequence[str] = MODULES) -> list[s
 class _Pure(importlib.abc.MetaPathFinder):
     """Loads the modules of the set from their sources, whatever is built beside them."""
 
-    def __init__(self, root: pathlib.Path, modules: Sequence[str]) -> None:
+    def __init__(self, root: pathlib.Path, modules: Iterable[str]) -> None:
         self.root, self.modules = root, frozenset(modules)
 
     def find_spec(
@@ -97,32 +108,33 @@ class _Pure(importlib.abc.MetaPathFinder):
 
 def active(root: pathlib.Path = ROOT) -> bool:
     """Whether this process runs the compiled modules (``guard`` found them fresh)."""
-    return not any(isinstance(f, _Pure) for f in sys.meta_path) and all(
-        built(m, root) for m in MODULES
-    )
+    return not any(isinstance(f, _Pure) for f in sys.meta_path) and present(root) == set(MODULES)
 
 
 def guard(root: pathlib.Path = ROOT) -> None:
-    """Run the compiled modules only when they were built from these very sources."""
-    if not any(built(m, root) for m in MODULES):
+    """Run compiled modules only when they are this set, built from these very sources."""
+    found = present(root)
+    if not found:
         return  # nothing built: the sources are what runs anyway
     if os.environ.get("TRIBES_NATIVE", "1") != "0":
         changed = stale(root)
-        if not changed and all(built(m, root) for m in MODULES):
+        if not changed and found == set(MODULES):
             return
+        strays = sorted(found - set(MODULES))
         warnings.warn(
-            f"compiled modules are stale ({', '.join(changed) or 'incomplete build'}): "
+            f"compiled modules are stale ({', '.join(changed + strays) or 'incomplete build'}): "
             "running the pure ones; `make install` rebuilds them",
             RuntimeWarning,
             stacklevel=2,
         )
     if not any(isinstance(f, _Pure) for f in sys.meta_path):
-        sys.meta_path.insert(0, _Pure(root, MODULES))
+        sys.meta_path.insert(0, _Pure(root, found | set(MODULES)))
 
 
 def clean(root: pathlib.Path = ROOT) -> None:
-    """Remove every compiled file of the set, the group library and the manifest."""
-    for module in MODULES:
+    """Remove every compiled module (of this set or left by another), the group library
+    and the manifest."""
+    for module in present(root) | set(MODULES):
         for path in built(module, root):
             path.unlink()
     for path in root.glob(f"{GROUP}__mypyc.*"):
