@@ -20,8 +20,28 @@ import pytest
 from tribes import native
 
 SERVICE = Path(native.__file__).resolve().parent.parent
-IS_BUILT = (SERVICE / "tribes" / native.MANIFEST).exists()
-needs_build = pytest.mark.skipif(not IS_BUILT, reason="no compiled build here (no C compiler)")
+
+
+@pytest.fixture
+def build() -> None:
+    """A build is here: it fails where a C compiler is present and nothing was built
+    (``make install`` builds wherever it can); only without a compiler does it skip."""
+    if not (SERVICE / "tribes" / native.MANIFEST).exists():
+        if shutil.which("cc") or shutil.which("gcc"):
+            pytest.fail("a C compiler is here but nothing is compiled: run make install")
+        pytest.skip("no C compiler: the pure modules run")
+
+
+@pytest.fixture
+def built_copy(build: None, tmp_path: Path) -> Path:
+    """A copy of the installed package with its build: the root to put on PYTHONPATH."""
+    copy = tmp_path / "service"
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(SERVICE / "tribes", copy / "tribes", ignore=skip)
+    for library in SERVICE.glob(f"{native.GROUP}__mypyc.*"):
+        shutil.copy2(library, copy)
+    return copy
+
 
 # Plays one seeded Five Tribes game with random legal moves through the driver and prints
 # which files ran and a digest of every state's stored bytes and every snapshot part.
@@ -60,13 +80,9 @@ def _playout(env: dict[str, str] | None = None, path: Path = SERVICE) -> dict[st
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-def test_make_install_compiled_the_hot_modules_and_they_run() -> None:
+def test_make_install_compiled_the_hot_modules_and_they_run(build: None) -> None:
     """Where there is a C compiler, ``make install`` built every module of the set and this
     very test process imported the compiled ones."""
-    if not IS_BUILT:
-        if shutil.which("cc") or shutil.which("gcc"):
-            pytest.fail("a C compiler is here but nothing is compiled: run make install")
-        pytest.skip("no C compiler: the pure modules run")
     assert native.stale() == []
     assert native.active()
     for module in native.MODULES:
@@ -74,8 +90,7 @@ def test_make_install_compiled_the_hot_modules_and_they_run() -> None:
         assert not str(loaded.__file__).endswith(".py"), module
 
 
-@needs_build
-def test_compiled_and_pure_modules_give_the_same_bytes() -> None:
+def test_compiled_and_pure_modules_give_the_same_bytes(build: None) -> None:
     compiled, pure = _playout(), _playout(env={"TRIBES_NATIVE": "0"})
     assert compiled["active"] and not pure["active"]
     assert all(not f.endswith(".py") for f in compiled["files"])
@@ -83,17 +98,11 @@ def test_compiled_and_pure_modules_give_the_same_bytes() -> None:
     assert compiled["digest"] == pure["digest"]
 
 
-@needs_build
-def test_a_source_changed_after_the_build_runs_as_source(tmp_path: Path) -> None:
+def test_a_source_changed_after_the_build_runs_as_source(built_copy: Path) -> None:
     """An edit (or a checkout) after ``make install``: every module of the set comes from
     its source — not only the changed one, since compiled modules call each other directly
     — with a warning that says how to rebuild."""
-    copy = tmp_path / "service"
-    shutil.copytree(
-        SERVICE / "tribes", copy / "tribes", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    for library in SERVICE.glob(f"{native.GROUP}__mypyc.*"):
-        shutil.copy2(library, copy)
+    copy = built_copy
     fresh = _playout(path=copy)
     assert fresh["active"], "the copied build should run as it is"
     cache = copy / "tribes" / "core" / "cache.py"
@@ -120,15 +129,10 @@ def test_stale_names_every_module_without_a_matching_manifest(tmp_path: Path) ->
     assert native.stale(tmp_path) == list(native.MODULES)
 
 
-@needs_build
-def test_a_module_compiled_by_another_build_is_never_run(tmp_path: Path) -> None:
+def test_a_module_compiled_by_another_build_is_never_run(built_copy: Path) -> None:
     """An extension file of a module outside the set (left by a build of another set, e.g.
     before a checkout) makes every compiled module load from its source, that one too."""
-    copy = tmp_path / "service"
-    skip = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(SERVICE / "tribes", copy / "tribes", ignore=skip)
-    for library in SERVICE.glob(f"{native.GROUP}__mypyc.*"):
-        shutil.copy2(library, copy)
+    copy = built_copy
     (compiled,) = native.built("tribes.wire.protowire", copy)
     stray = copy / "tribes" / "core" / compiled.name.replace("protowire", "quotas", 1)
     shutil.copy2(compiled, stray)  # not an extension of quotas: importing it would fail

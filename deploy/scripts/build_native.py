@@ -6,6 +6,7 @@ machine without a C compiler: the pure modules are the same service, slower.
 """
 
 import os
+import pathlib
 import sys
 
 # the build replaces the compiled modules: this process needs none (and no stale warning)
@@ -15,4 +16,9 @@ from tribes import native
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    sys.exit(native.main(["clean"] if args == ["--clean"] else ["build", *args]))
+    if args == ["--clean"]:
+        native.clean()
+    elif len(args) <= 1:
+        native.build(config=pathlib.Path(args[0]).resolve() if args else None)
+    else:
+        sys.exit("usage: build_native.py [mypy-config] | --clean")

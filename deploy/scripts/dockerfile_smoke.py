@@ -52,7 +52,9 @@ DOCKERFILE = ROOT / "deploy" / "Dockerfile"
 # machine's) system directories, not places the Dockerfile builds into.
 SYSTEM_DIRS = {"bin", "sbin", "usr", "etc", "lib", "lib64", "dev", "proc", "sys", "tmp", "var"}
 # (the base image's packages: this machine has its own C compiler, and its apt lists stay)
-CHANGES_THE_MACHINE = re.compile(r"^\s*(useradd|groupadd|adduser|addgroup|apt-get|rm -rf /var/)\b")
+CHANGES_THE_MACHINE = re.compile(
+    r"^\s*(useradd|groupadd|adduser|addgroup|apt-get|rm -rf /var/lib/apt/lists/)(\s|\*|$)"
+)
 ABSOLUTE_PATH = re.compile(r"(?<![\w$.~/-])/[A-Za-z][\w.+-]*(?:/[\w.+-]*)*")
 HEALTH_CHECK = """
 import sys, grpc

@@ -106,9 +106,13 @@ class _Pure(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, source(name, self.root))
 
 
+def _pure_first() -> bool:
+    return any(isinstance(f, _Pure) for f in sys.meta_path)
+
+
 def active(root: pathlib.Path = ROOT) -> bool:
     """Whether this process runs the compiled modules (``guard`` found them fresh)."""
-    return not any(isinstance(f, _Pure) for f in sys.meta_path) and present(root) == set(MODULES)
+    return not _pure_first() and present(root) == set(MODULES)
 
 
 def guard(root: pathlib.Path = ROOT) -> None:
@@ -127,7 +131,7 @@ def guard(root: pathlib.Path = ROOT) -> None:
             RuntimeWarning,
             stacklevel=2,
         )
-    if not any(isinstance(f, _Pure) for f in sys.meta_path):
+    if not _pure_first():
         sys.meta_path.insert(0, _Pure(root, found | set(MODULES)))
 
 
@@ -174,11 +178,11 @@ def build(root: pathlib.Path = ROOT, config: pathlib.Path | None = None) -> bool
             text=True,
             check=False,
         )
-        made = [p for m in MODULES for p in built(m, work)] + list(work.glob(f"{GROUP}__mypyc.*"))
-        if done.returncode == 0 and all(built(m, work) for m in MODULES):
-            for path in made:
+        ok = done.returncode == 0 and all(built(m, work) for m in MODULES)
+        if ok:
+            for path in [*(p for m in MODULES for p in built(m, work)), *work.glob(f"{GROUP}__*")]:
                 shutil.copy2(path, root / path.relative_to(work))
-    if done.returncode != 0 or not all(built(m, root) for m in MODULES):
+    if not ok:
         clean(root)
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         print("tribes.native: not compiled, the pure modules run:", *tail, sep="\n  ")
@@ -187,16 +191,3 @@ def build(root: pathlib.Path = ROOT, config: pathlib.Path | None = None) -> bool
     (root / "tribes" / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
     print(f"tribes.native: compiled {len(MODULES)} modules")
     return True
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["build"]:
-        config = pathlib.Path(args[1]).resolve() if len(args) > 1 else None
-        build(config=config)
-        return 0  # a machine without a compiler still installs (pure modules)
-    if args[:1] == ["clean"]:
-        clean()
-        return 0
-    print("usage: build_native.py [mypy-config] | --clean", file=sys.stderr)
-    return 2
