@@ -73,12 +73,17 @@ def string_field(field: int, value: str) -> bytes:
 
 def packed_field(field: int, values: Iterable[int]) -> bytes:
     """A packed repeated varint field (proto3's default for repeated scalars)."""
-    if not isinstance(values, tuple | list):
+    if type(values) is not tuple and type(values) is not list:
         values = tuple(values)
     if not values:
         return b""
-    if min(values) >= 0 and max(values) < 0x80:
-        payload = bytes(values)  # every element a one-byte varint: the bytes themselves
-    else:
+    # every element a one-byte varint (0-127): the bytes themselves. bytes() refuses
+    # what is outside 0-255 and isascii() what is above 127, both in C (min() and max()
+    # parse their arguments per call, which costs more than the rest of the field)
+    try:
+        payload = bytes(values)
+    except ValueError:
+        payload = b""
+    if not payload or not payload.isascii():
         payload = b"".join(map(varint, values))
     return message_field(field, payload)
