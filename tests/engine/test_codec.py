@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass, replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tribes.engine.codec import CodecError, StateCodec
 
@@ -123,3 +125,34 @@ def test_remembered_parts_give_the_bytes_of_a_fresh_encoding() -> None:
             parsed = json.loads(blob)
             assert blob == json.dumps(parsed, separators=(",", ":"), ensure_ascii=False).encode()
             assert kept.decode(blob) == board
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    flat: tuple[int, ...]
+    rows: tuple[tuple[int, ...], ...]
+    names: tuple[str, ...]
+
+
+@given(
+    flat=st.lists(st.integers(-(2**70), 2**70) | st.integers(-2, 1100), max_size=30),
+    rows=st.lists(st.lists(st.integers(-5, 2000), max_size=8), max_size=5),
+    names=st.lists(st.text(max_size=5), max_size=4),
+)
+def test_int_tuples_are_written_as_the_json_encoder_writes_them(
+    flat: list[int], rows: list[list[int]], names: list[str]
+) -> None:
+    """Tuples of ints (at the root and as elements) are written from a table of small
+    ints' texts: the bytes are json.dumps' for any int, negative and huge ones too."""
+    tally = Tally(tuple(flat), tuple(tuple(r) for r in rows), tuple(names))
+    blob = StateCodec(Tally).encode(tally)
+    expected = json.dumps([1, [flat, rows, names]], separators=(",", ":"), ensure_ascii=False)
+    assert blob == expected.encode()
+    assert StateCodec(Tally).decode(blob) == tally
+
+
+def test_a_bool_in_an_int_tuple_is_still_written_as_json_writes_it() -> None:
+    """An element that is not an int (a bool is an int subclass) takes the encoder's
+    path, so the bytes stay json.dumps' (``true``, not ``1``)."""
+    blob = StateCodec(Tally).encode(Tally((1, True), ((False, 2),), ()))  # type: ignore[arg-type]
+    assert blob == b"[1,[[1,true],[[false,2]],[]]]"

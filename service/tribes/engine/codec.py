@@ -38,6 +38,20 @@ def _identity(value: Any) -> Any:
     return value
 
 
+_INT_TEXT = tuple(b"%d" % i for i in range(1024))  # small non-negative ints as JSON
+
+
+def _ints_json(values: tuple[Any, ...]) -> bytes | None:
+    """A tuple of ints as JSON (``json.dumps``'s bytes) from a table of their texts, or
+    None when an element is not an int (a bool is not: JSON writes it ``true``)."""
+    parts = []
+    for x in values:
+        if type(x) is not int:
+            return None
+        parts.append(_INT_TEXT[x] if 0 <= x < 1024 else b"%d" % x)
+    return b"[" + b",".join(parts) + b"]"
+
+
 class CodecError(ValueError):
     """Stored bytes that do not decode into the expected state type."""
 
@@ -102,7 +116,7 @@ class StateCodec(Generic[T]):
             if known is not None and known[0] is field:
                 parts.append(known[1])
                 continue
-            text = self._items(field, item) if item else self._json(convert(field)).encode()
+            text = self._items(field, item) if item else self._text(field, convert)
             fragments[id(field)] = (field, text)
             parts.append(text)
         encoded = self._head + b",".join(parts) + b"]]"
@@ -121,16 +135,25 @@ class StateCodec(Generic[T]):
     def _items(self, values: tuple[Any, ...], item: Convert) -> bytes:
         """A tuple's JSON from its elements' remembered JSON: what ``json.dumps`` gives
         for the list (compact separators), one element at a time."""
-        fragments, json_of, pieces = self._fragments, self._json, []
+        fragments, pieces = self._fragments, []
         for x in values:
             known = fragments.get(id(x))
             if known is not None and known[0] is x:
                 pieces.append(known[1])
                 continue
-            text = json_of(item(x)).encode()
+            text = self._text(x, item)
             fragments[id(x)] = (x, text)
             pieces.append(text)
         return b"[" + b",".join(pieces) + b"]"
+
+    def _text(self, value: Any, convert: Convert) -> bytes:
+        """One value's JSON; a tuple of ints (``convert`` is ``list``) without the
+        encoder, whose per-call setup and int formatting cost more than the table."""
+        if convert is list and type(value) is tuple:
+            text = _ints_json(value)
+            if text is not None:
+                return text
+        return self._json(convert(value)).encode()
 
     def decode(self, data: bytes) -> T:
         try:
