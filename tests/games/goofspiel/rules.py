@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from tests.games.goofspiel import codec
-from tests.games.goofspiel.data import OPTIONS, SEAT_COUNTS
+from tests.games.goofspiel.data import CARD_COUNTS, OPTIONS, SEAT_COUNTS
 from tests.games.goofspiel.moves import Bid, parse_move
 from tests.games.goofspiel.state import State, Trick, View
 from tribes.engine import SPECTATOR, GameDef, Result, Viewer
@@ -40,6 +40,12 @@ def to_act(state: State) -> tuple[int, ...]:
 
 
 _LEGAL: dict[tuple[int, ...], tuple[Bid, ...]] = {}  # hand -> its bids sorted by key
+#: every card's Bid, made once, in the order of their keys ("bid:1" < "bid:10" < "bid:2")
+_BIDS = tuple(
+    sorted(
+        (Bid(card) for card in range(1, int(max(CARD_COUNTS, key=int)) + 1)), key=lambda m: m.key
+    )
+)
 
 
 def legal_moves(state: State, seat: int) -> tuple[Bid, ...]:
@@ -48,7 +54,8 @@ def legal_moves(state: State, seat: int) -> tuple[Bid, ...]:
     if legal is None:
         if len(_LEGAL) > 100_000:
             _LEGAL.clear()
-        legal = _LEGAL[hand] = tuple(sorted((Bid(card) for card in hand), key=lambda m: m.key))
+        held = set(hand)
+        legal = _LEGAL[hand] = tuple(bid for bid in _BIDS if bid.card in held)
     return legal
 
 

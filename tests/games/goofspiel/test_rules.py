@@ -80,3 +80,16 @@ def test_view_bytes_are_the_messages_bytes_at_every_step() -> None:
             break
         seat = GAME.to_act(state)[0]
         state = play(GAME, state, seat, rng.choice(GAME.legal_moves(state, seat)))
+
+
+def test_legal_moves_are_the_hands_bids_in_key_order() -> None:
+    """A seat's legal moves are one bid per card it holds, sorted by key (``bid:10``
+    before ``bid:2``), at every step of a whole 25-card game."""
+    rng = random.Random(3)
+    state = new_game(GAME, 2, {"cards": "25"}, 4)
+    while GAME.result(state) is None:
+        for seat in GAME.to_act(state):
+            expected = sorted((Bid(card) for card in state.hands[seat]), key=lambda m: m.key)
+            assert list(GAME.legal_moves(state, seat)) == expected
+        seat = GAME.to_act(state)[0]
+        state = play(GAME, state, seat, rng.choice(GAME.legal_moves(state, seat)))
