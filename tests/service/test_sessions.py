@@ -10,11 +10,13 @@ from typing import Any
 import grpc
 import pytest
 
-from tests.service.helpers import create, move
+from tests.service.helpers import create, fails, get, goofspiel_view, move
 from tests.support.server import bearer, error_info, running_app, server_process
 from tribes.core.games import Caller
 from tribes.server import App
 from tribes.store.memory import MemoryStore
+from tribes.store.redis import RedisStore
+from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
 from tribes.v1 import game_service_pb2_grpc as spb_grpc
 
@@ -283,7 +285,8 @@ async def test_a_slow_session_gets_the_latest_snapshot_not_a_backlog() -> None:
 
 async def test_cancelled_sessions_leave_nothing_behind(app: App, stub: Stub) -> None:
     """Sessions cancelled at random points: the gauge returns to zero, no Redis
-    subscription remains for the game and the replica no longer follows it."""
+    subscription remains for the game, the replica no longer follows it and no viewer
+    of it is left registered (whose snapshots moves would build ahead)."""
     created = await create(stub, cards="13")
     for i in range(60):
         stream = stub.Play(metadata=bearer(created.tokens[i % 2]) if i % 3 else None)
@@ -302,7 +305,8 @@ async def test_cancelled_sessions_leave_nothing_behind(app: App, stub: Stub) -> 
             channel = store.keys.changes(created.game_id, store.replica)  # type: ignore[attr-defined]
             subscribers = await _numsub(app, channel)
             followers = await _followers(store.keys.followers(created.game_id))  # type: ignore[attr-defined]
-            if open_sessions == 0 and subscribers == 0 and not followers:
+            viewers = app.games.viewers_here(created.game_id)
+            if open_sessions == 0 and subscribers == 0 and not followers and not viewers:
                 break
             await asyncio.sleep(0.05)
 
@@ -400,3 +404,62 @@ async def test_open_streams_per_address_are_bounded() -> None:
                         break
                     await asyncio.sleep(0.05)
             watch.cancel()
+
+
+async def test_a_move_builds_its_viewers_snapshots_while_its_commit_travels(
+    app: App, stub: Stub
+) -> None:
+    """While a move's commit travels to Redis the process builds the snapshots that a
+    landed move sends at once: the mover's, and those of the viewers with a session or
+    watch open here (each redacted for its viewer) — and nobody else's."""
+    created = await create(stub, cards="5")
+    games = app.games
+    await move(stub, created.name, created.tokens[0], "bid:3", expected=1)
+    assert set(games.cache.at(created.game_id, 2).snapshots) == {0}  # nobody watches
+    games.viewer_opened(created.game_id, 0)  # a session of seat 0 is open here
+    try:
+        await move(stub, created.name, created.tokens[1], "bid:5", expected=2)
+        cached = games.cache.at(created.game_id, 3)
+        assert set(cached.snapshots) == {0, 1}
+        for viewer, built in cached.snapshots.items():
+            shown = pb.GameSnapshot.FromString(built)
+            assert shown.viewer_seat == viewer and shown.version == 3
+            assert built == games.writer.snapshot(
+                games.catalog.get("goofspiel"),
+                created.game_id,
+                cached.meta,
+                3,
+                cached.state,
+                viewer,
+                games.legal(games.catalog.get("goofspiel"), cached, viewer),
+                cached.record,
+            )
+    finally:
+        games.viewer_closed(created.game_id, 0)
+    assert games.viewers_here(created.game_id) == ()
+
+
+async def test_a_commit_that_lost_the_race_keeps_nothing_it_built_ahead(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Two replicas hold version 1; the second commits first. The first's move against
+    version 1 is refused, and the state it built ahead for version 2 is never served:
+    both replicas show the second replica's version 2."""
+    async with (
+        running_app(RedisStore(redis_url, prefix=redis_prefix)) as one,
+        running_app(RedisStore(redis_url, prefix=redis_prefix)) as two,
+        grpc.aio.insecure_channel(f"127.0.0.1:{one.port}") as first,
+        grpc.aio.insecure_channel(f"127.0.0.1:{two.port}") as second,
+    ):
+        stub_one, stub_two = Stub(first), Stub(second)
+        created = await create(stub_one, cards="5")
+        await get(stub_two, created.name)  # both replicas now hold version 1
+        one.games.viewer_opened(created.game_id, 1)  # so the loser builds seat 1's too
+        await move(stub_two, created.name, created.tokens[1], "bid:4", expected=1)
+        code, reason, _ = await fails(move(stub_one, created.name, created.tokens[0], "bid:2", 1))
+        assert code == SC.ABORTED and reason == "STALE_VERSION"
+        assert one.games.cache.at(created.game_id, 2) is None  # nothing of its own kept
+        for stub in (stub_one, stub_two):
+            shown = goofspiel_view(await get(stub, created.name, created.tokens[1]))
+            assert list(shown.has_bid) == [False, True] and shown.my_bid == 4
+        one.games.viewer_closed(created.game_id, 1)

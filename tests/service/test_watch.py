@@ -51,10 +51,13 @@ async def test_a_consumer_that_falls_behind_gets_every_version(store: Store) -> 
     async with running_app(store) as app:
         name, tokens = await _goofspiel(app.games)
         watch = app.games.watch_game(SPECTATOR, spb.WatchGameRequest(name=name))
+        game_id = name.removeprefix("games/")
         async with contextlib.aclosing(watch):
             first = pb.GameSnapshot.FromString(await anext(watch))
+            assert app.games.viewers_here(game_id) == (-1,)  # moves build its view ahead
             await _play_all(app.games, name, tokens, 13)
             rest = [pb.GameSnapshot.FromString(s) async for s in watch if s is not None]
+        assert app.games.viewers_here(game_id) == ()  # released with the watch
     versions = [first.version, *(s.version for s in rest)]
     assert versions == list(range(1, 28))
     assert rest[-1].finished

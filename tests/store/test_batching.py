@@ -15,7 +15,7 @@ import pytest
 import redis
 from redis.exceptions import RedisError, ResponseError
 
-from tests.store.test_faults import _own_echo, commands, cutting_proxy
+from tests.store.test_faults import ECHO, _own_echo, commands, cutting_proxy
 
 
 def _connections_named(url: str, name: str) -> int:
@@ -121,3 +121,49 @@ async def test_a_batch_cut_mid_reply_never_misroutes(
         with contextlib.suppress(RedisError, OSError):
             await holder
         await asyncio.gather(*(_own_echo(client, redis_prefix, b"d%d" % i) for i in range(8)))
+
+
+async def test_work_while_a_reply_travels_runs_once_for_a_command_sent_alone(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """``meanwhile`` runs once, after the command is written and before its reply is
+    read, for a command sent alone; the caller still gets its own reply."""
+    async with commands(redis_url, size=4) as client:
+        ran: list[int] = []
+        key = f"{redis_prefix}:{uuid.uuid4().hex}"
+        reply = await client.run(ECHO, [key], [b"alone"], meanwhile=lambda: ran.append(1))
+        assert reply == [key.encode(), b"alone"] and ran == [1]
+
+
+async def test_work_while_a_reply_travels_is_skipped_for_a_batched_command(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """A command that joins a batch is written on the batch's turn: ``meanwhile`` is not
+    run ahead of its write, and the reply is still its caller's."""
+    async with commands(redis_url, size=4) as client:
+        holder = asyncio.ensure_future(_hold(client, f"{redis_prefix}:empty", 0.2))
+        await asyncio.sleep(0.05)  # the pop is in flight: what follows is batched
+        ran: list[int] = []
+        key = f"{redis_prefix}:{uuid.uuid4().hex}"
+        reply = await client.run(ECHO, [key], [b"batched"], meanwhile=lambda: ran.append(1))
+        assert reply == [key.encode(), b"batched"] and ran == []
+        await holder
+
+
+async def test_failing_work_while_a_reply_travels_costs_the_exchange_nothing(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """An exception from ``meanwhile`` is the caller's to meet again on its own path: the
+    reply is still read and returned, the connection goes back clean (one connection for
+    everything after) and every later caller gets its own reply."""
+    name = f"meanwhile-{uuid.uuid4().hex[:10]}"
+    async with commands(f"{redis_url}?client_name={name}", size=4) as client:
+
+        def fails() -> None:
+            raise RuntimeError("a view that cannot be built")
+
+        key = f"{redis_prefix}:{uuid.uuid4().hex}"
+        assert await client.run(ECHO, [key], [b"v"], meanwhile=fails) == [key.encode(), b"v"]
+        for i in range(20):
+            await _own_echo(client, redis_prefix, b"%d" % i)
+        assert _connections_named(redis_url, name) == 1

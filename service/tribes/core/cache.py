@@ -50,12 +50,22 @@ class StateCache:
         self, game_id: str, version: int, state: Any, meta: GameMeta, record: GameRecord
     ) -> Cached:
         """Remember a state unless a newer version of that game is already known."""
+        return self.adopt(game_id, Cached(version, state, meta, record))
+
+    def adopt(self, game_id: str, cached: Cached) -> Cached:
+        """``put`` for a state built ahead (with its legal moves and snapshots): kept as it
+        is, or — when that version is already here — what it built that is missing
+        there is added (the same version of a game is the same state)."""
         current = self._games.get(game_id)
-        if current is not None and current.version >= version:
-            if current.version == version:
-                return current
-            return Cached(version, state, meta, record)
-        cached = Cached(version, state, meta, record)
+        if current is not None and current.version == cached.version:
+            for seat, legal in cached.legal.items():
+                current.legal.setdefault(seat, legal)
+            for viewer, built in cached.snapshots.items():
+                current.snapshots.setdefault(viewer, built)
+            self._games.move_to_end(game_id)
+            return current
+        if current is not None and current.version > cached.version:
+            return cached
         self._games[game_id] = cached
         self._games.move_to_end(game_id)
         if len(self._games) > self.capacity:

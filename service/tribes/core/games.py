@@ -25,7 +25,9 @@ Decisions worth knowing (README "API"):
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import functools
 import logging
 import re
 import secrets
@@ -174,6 +176,9 @@ class Games:
         self.clock = StoreClock(store.clock_source())
         self.presence = Presence(store, self.clock)
         self.bots = BotSeats(self, chooser)
+        #: game id -> viewer -> this process's open sessions and watches of that viewer:
+        #: whose snapshots a move builds while its commit travels (``_commit``)
+        self._viewers: dict[str, collections.Counter[int]] = {}
 
     async def close(self) -> None:
         """Stop the bots' decisions and give up this process's presence holds."""
@@ -181,6 +186,25 @@ class Games:
         await self.presence.close()
 
     # -- the operations ------------------------------------------------------------------
+
+    def viewer_opened(self, game_id: str, viewer: int) -> None:
+        """A session or watch of ``viewer`` opened on this process (``viewer_closed``
+        when it ends, on every way out)."""
+        self._viewers.setdefault(game_id, collections.Counter())[viewer] += 1
+
+    def viewers_here(self, game_id: str) -> tuple[int, ...]:
+        """The viewers with a session or watch of the game open on this process."""
+        return tuple(self._viewers.get(game_id, ()))
+
+    def viewer_closed(self, game_id: str, viewer: int) -> None:
+        viewers = self._viewers.get(game_id)
+        if viewers is None:
+            return
+        viewers[viewer] -= 1
+        if viewers[viewer] <= 0:
+            del viewers[viewer]
+        if not viewers:
+            del self._viewers[game_id]
 
     def operation(self, rpc: str) -> Callable[..., Any]:
         """The operation serving an RPC of ``tribes.v1.GameService``, by its name
@@ -333,11 +357,11 @@ class Games:
                         current_version=str(cached.version),
                     )
                 move, state = self._play(entry, cached, seat, request, choice)
-                outcome, record = await self._commit(
+                outcome, ahead = await self._commit(
                     entry, game_id, cached, seat, move, state, request_key, now
                 )
                 if outcome.status is CommitStatus.APPLIED:
-                    fresh = self.cache.put(game_id, outcome.version, state, cached.meta, record)
+                    fresh = self._landed(game_id, outcome.version, ahead)
                     await self.after_commit(entry, game_id, fresh)
                     return Played(entry, game_id, fresh, seat, replayed=False)
                 if outcome.status is CommitStatus.DUPLICATE:
@@ -452,6 +476,7 @@ class Games:
             wait = mailbox.get_or_notice if request.presence else mailbox.get
             seats = meta.seat_count
             self.metrics.watchers.inc()
+            self.viewer_opened(game_id, viewer)
             try:
                 if viewer != SPECTATOR:
                     hold = await self.presence.hold(game_id, viewer)
@@ -488,6 +513,7 @@ class Games:
                     shown = self.presence.known(game_id, seats)
                     yield self.snapshot(entry, game_id, last, viewer, shown)
             finally:
+                self.viewer_closed(game_id, viewer)
                 self.metrics.watchers.dec()
                 if hold is not None:
                     await self.presence.release(hold)
@@ -552,9 +578,15 @@ class Games:
         state: Any,
         request_key: str | None,
         now_ms: int,
-    ) -> tuple[CommitOutcome, GameRecord]:
+    ) -> tuple[CommitOutcome, Cached]:
         """Write the new state (and the seat record, clocks charged at the store's time
-        ``now_ms``), its log entry and the request id in one compare-and-set."""
+        ``now_ms``), its log entry and the request id in one compare-and-set.
+
+        Also returns the state at the version the commit makes if it lands, with the
+        snapshots of the mover and of this process's sessions and watches of the game
+        built while the commit's reply travels (``Store.commit``'s ``meanwhile``): the
+        process works instead of waiting for the store, and the reply is often there
+        when it is done. Used only if the commit lands (``_landed``)."""
         game = entry.game
         public = game.public_move(cached.state, seat, move)
         record = cached.record
@@ -575,6 +607,7 @@ class Games:
             time_ms=self.clock.estimate(),
         )
         finished = hosting.is_over(game, state, record)
+        ahead = Cached(cached.version + 1, state, cached.meta, record)
         with self.store_timer("commit"):
             outcome = await self.store.commit(
                 game_id,
@@ -583,12 +616,26 @@ class Games:
                 ENTRY.encode(logged),
                 finished=finished,
                 request_key=request_key,
+                meanwhile=functools.partial(self._build_ahead, entry, game_id, ahead, seat),
             )
         if outcome.status is CommitStatus.APPLIED:
             self.metrics.inc(self.metrics.moves_applied, game.id)
             if finished:
                 self.metrics.inc(self.metrics.games_finished, game.id)
-        return outcome, record
+        return outcome, ahead
+
+    def _build_ahead(self, entry: Entry, game_id: str, ahead: Cached, seat: int) -> None:
+        """The snapshots a landed move sends at once: the mover's and those of this
+        process's sessions and watches of the game (each viewer's, redacted as always)."""
+        self._snapshot_core(entry, game_id, ahead, seat)
+        for viewer in self.viewers_here(game_id):
+            self._snapshot_core(entry, game_id, ahead, viewer)
+
+    def _landed(self, game_id: str, version: int, ahead: Cached) -> Cached:
+        """The cached state at the version a landed commit made: the one built ahead."""
+        if version != ahead.version:  # a compare-and-set makes the next version only
+            return self.cache.put(game_id, version, ahead.state, ahead.meta, ahead.record)
+        return self.cache.adopt(game_id, ahead)
 
     def system_entry(self, cached: Cached, seat: int, move_id: str, text: str) -> LogEntry:
         """The log entry of a system action on ``seat`` at the version after ``cached``

@@ -128,6 +128,7 @@ async def play(
         gauge.inc()
         hold = None
         reader = asyncio.create_task(_read(requests, inbox))
+        games.viewer_opened(game_id, viewer)
         try:
             if viewer != SPECTATOR:
                 hold = await games.presence.hold(game_id, viewer)
@@ -156,6 +157,7 @@ async def play(
                     shown = seen
                     yield snapshot_event(games.snapshot(entry, game_id, last, viewer, shown))
         finally:
+            games.viewer_closed(game_id, viewer)
             gauge.dec()
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -189,8 +189,14 @@ class Store(abc.ABC):
         *,
         finished: bool,
         request_key: str | None = None,
+        meanwhile: Callable[[], object] | None = None,
     ) -> CommitOutcome:
-        """Atomically: request id unseen? version == expected? then write version+1."""
+        """Atomically: request id unseen? version == expected? then write version+1.
+
+        ``meanwhile``: the caller's work that does not need the outcome (building what
+        it will send if the commit lands). A store may call it once while the commit's
+        reply travels (after the write, before the read), so the process works instead
+        of waiting; or not at all. Its exceptions are ignored."""
 
     @abc.abstractmethod
     async def read_log(self, game_id: str, start: int, count: int) -> list[bytes]:

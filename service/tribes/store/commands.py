@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -50,6 +51,7 @@ from redis.exceptions import DataError, NoScriptError, ResponseError
 
 Arg = bytes | str | int | float
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +147,26 @@ class Commands(abc.ABC):
     async def execute(self, *args: Arg) -> Any:
         """Run one command and return its parsed reply."""
 
-    async def run(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
-        """Run a Lua script with EVALSHA; on NOSCRIPT (never executed) send its source."""
+    async def execute_then(self, meanwhile: Callable[[], object], *args: Arg) -> Any:
+        """``execute``, calling ``meanwhile`` at most once while the reply travels: after
+        the command is written, before its reply is read (``Store.commit``). Here never."""
+        return await self.execute(*args)
+
+    async def run(
+        self,
+        script: Script,
+        keys: Sequence[str],
+        args: Sequence[Arg],
+        *,
+        meanwhile: Callable[[], object] | None = None,
+    ) -> Any:
+        """Run a Lua script with EVALSHA; on NOSCRIPT (never executed) send its source.
+        ``meanwhile``: see ``execute_then`` (on the first attempt only)."""
+        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
         try:
-            return await self.execute("EVALSHA", script.sha, len(keys), *keys, *args)
+            if meanwhile is not None:
+                return await self.execute_then(meanwhile, *command)
+            return await self.execute(*command)
         except NoScriptError:
             return await self.execute("EVAL", script.source, len(keys), *keys, *args)
 
@@ -207,9 +225,16 @@ class ConnectionCommands(Commands):
         return cls(pool, size=size, timeout=timeout)
 
     async def execute(self, *args: Arg) -> Any:
-        packed = pack_command(args)
+        return await self._send(pack_command(args), None)
+
+    async def execute_then(self, meanwhile: Callable[[], object], *args: Arg) -> Any:
+        """A command sent alone runs ``meanwhile`` between its write and the read of its
+        reply; one that joins a batch does not (its write waits for the batch's turn)."""
+        return await self._send(pack_command(args), meanwhile)
+
+    async def _send(self, packed: bytes, meanwhile: Callable[[], object] | None) -> Any:
         if not self._busy and not self._queued:
-            return await self._alone(packed)
+            return await self._alone(packed, meanwhile)
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[Any] = loop.create_future()
         self._queued.append((packed, waiter))
@@ -219,9 +244,11 @@ class ConnectionCommands(Commands):
         # way out of it settles every waiter (a reply, an error reply or the failure)
         return await waiter
 
-    async def _alone(self, packed: bytes) -> Any:
+    async def _alone(self, packed: bytes, meanwhile: Callable[[], object] | None) -> Any:
         async def exchange(conn: AbstractConnection) -> Any:
             await conn.send_packed_command(packed, check_health=False)
+            if meanwhile is not None:
+                _run_meanwhile(meanwhile)
             return await conn.read_response()
 
         return await self._exchange(exchange, self._timeout)
@@ -353,6 +380,15 @@ class ConnectionCommands(Commands):
         for conn in idle:
             with contextlib.suppress(Exception):
                 await conn.disconnect()
+
+
+def _run_meanwhile(meanwhile: Callable[[], object]) -> None:
+    """The caller's work while a reply travels: its failure is the caller's to meet again
+    on its own path, never the exchange's (the reply must still be read)."""
+    try:
+        meanwhile()
+    except Exception:  # redone after the reply, on the caller's path, where it is handled
+        log.debug("work while a reply travelled failed", exc_info=True)
 
 
 def _failure(exc: BaseException) -> BaseException:

@@ -126,6 +126,7 @@ class MemoryStore(Store):
         *,
         finished: bool,
         request_key: str | None = None,
+        meanwhile: Callable[[], object] | None = None,  # nothing travels: never called
     ) -> CommitOutcome:
         game = self._live(game_id)
         if game is None:

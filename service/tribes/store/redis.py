@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -286,6 +286,7 @@ class RedisStore(Store):
         *,
         finished: bool,
         request_key: str | None = None,
+        meanwhile: Callable[[], object] | None = None,
     ) -> CommitOutcome:
         game = self.keys.game(game_id)
         request = game if request_key is None else self.keys.request(game_id, request_key)
@@ -302,7 +303,7 @@ class RedisStore(Store):
         acked = self._min_replicas
         with _unavailable("commit"):
             if not self._min_replicas:
-                code, version = await self._redis.run(self._commit, keys, args)
+                code, version = await self._redis.run(self._commit, keys, args, meanwhile=meanwhile)
             else:
                 (code, version), acked = await self._redis.run_and_wait(
                     self._commit, keys, args, self._min_replicas, self._replica_wait_ms
