@@ -333,7 +333,7 @@ class ConnectionCommands(Commands):
         **kwargs: Any,
     ) -> ConnectionCommands:
         """The master of a Sentinel-managed Redis: connections find it when they connect."""
-        sentinel = Sentinel(  # type: ignore[no-untyped-call]
+        sentinel = Sentinel(  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis-py 8
             list(hosts), socket_timeout=timeout, socket_connect_timeout=timeout, **kwargs
         )
 
