@@ -13,6 +13,7 @@ import pytest
 from tests.service.helpers import create, fails, get, goofspiel_view, move
 from tests.support.server import bearer, error_info, running_app, server_process
 from tribes.core.games import Caller
+from tribes.core.snapshots import SnapshotWriter
 from tribes.server import App
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
@@ -411,31 +412,40 @@ async def test_a_move_builds_its_viewers_snapshots_while_its_commit_travels(
 ) -> None:
     """While a move's commit travels to Redis the process builds the snapshots that a
     landed move sends at once: the mover's, and those of the viewers with a session or
-    watch open here (each redacted for its viewer) — and nobody else's."""
+    watch open here (each redacted for its viewer, the bytes a fresh build gives) — and
+    nobody else's. Seat 0's snapshot has no other builder here: no session is open."""
     created = await create(stub, cards="5")
-    games = app.games
+    games, goofspiel = app.games, app.games.catalog.get("goofspiel")
     await move(stub, created.name, created.tokens[0], "bid:3", expected=1)
     assert set(games.cache.at(created.game_id, 2).snapshots) == {0}  # nobody watches
-    games.viewer_opened(created.game_id, 0)  # a session of seat 0 is open here
+    games.viewer_opened(created.game_id, 0)  # as a session of seat 0 on this process
+    built_ahead = []
     try:
-        await move(stub, created.name, created.tokens[1], "bid:5", expected=2)
-        cached = games.cache.at(created.game_id, 3)
-        assert set(cached.snapshots) == {0, 1}
-        for viewer, built in cached.snapshots.items():
-            shown = pb.GameSnapshot.FromString(built)
-            assert shown.viewer_seat == viewer and shown.version == 3
-            assert built == games.writer.snapshot(
-                games.catalog.get("goofspiel"),
-                created.game_id,
-                cached.meta,
-                3,
-                cached.state,
-                viewer,
-                games.legal(games.catalog.get("goofspiel"), cached, viewer),
-                cached.record,
-            )
+        # seat 1's moves at versions 2, 4 and 6 (seat 0 bids between them); a commit that
+        # happened to join a batch (the health probe in flight) builds nothing ahead
+        for version, (seat, card) in enumerate([(1, 5), (0, 1), (1, 4), (0, 2), (1, 1)], 2):
+            await move(stub, created.name, created.tokens[seat], f"bid:{card}", version)
+            cached = games.cache.at(created.game_id, version + 1)
+            assert set(cached.snapshots) <= {0, 1}
+            if seat == 1 and 0 in cached.snapshots:
+                built_ahead.append(version + 1)
+            for viewer, built in cached.snapshots.items():
+                shown = pb.GameSnapshot.FromString(built)
+                assert shown.viewer_seat == viewer and shown.version == version + 1
+                legal = games.legal(goofspiel, cached, viewer)
+                assert built == SnapshotWriter().snapshot(
+                    goofspiel,
+                    created.game_id,
+                    cached.meta,
+                    version + 1,
+                    cached.state,
+                    viewer,
+                    legal,
+                    cached.record,
+                )
     finally:
         games.viewer_closed(created.game_id, 0)
+    assert built_ahead  # 3, 5 and 7, unless each of the three commits was batched
     assert games.viewers_here(created.game_id) == ()
 
 
