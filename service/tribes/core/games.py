@@ -361,7 +361,8 @@ class Games:
                     entry, game_id, cached, seat, move, state, request_key, now
                 )
                 if outcome.status is CommitStatus.APPLIED:
-                    fresh = self._landed(game_id, outcome.version, ahead)
+                    # the compare-and-set made the version after ``cached``: ``ahead``'s
+                    fresh = self.cache.adopt(game_id, ahead)
                     await self.after_commit(entry, game_id, fresh)
                     return Played(entry, game_id, fresh, seat, replayed=False)
                 if outcome.status is CommitStatus.DUPLICATE:
@@ -586,7 +587,7 @@ class Games:
         snapshots of the mover and of this process's sessions and watches of the game
         built while the commit's reply travels (``Store.commit``'s ``meanwhile``): the
         process works instead of waiting for the store, and the reply is often there
-        when it is done. Used only if the commit lands (``_landed``)."""
+        when it is done. Kept only if the commit lands."""
         game = entry.game
         public = game.public_move(cached.state, seat, move)
         record = cached.record
@@ -630,12 +631,6 @@ class Games:
         self._snapshot_core(entry, game_id, ahead, seat)
         for viewer in self.viewers_here(game_id):
             self._snapshot_core(entry, game_id, ahead, viewer)
-
-    def _landed(self, game_id: str, version: int, ahead: Cached) -> Cached:
-        """The cached state at the version a landed commit made: the one built ahead."""
-        if version != ahead.version:  # a compare-and-set makes the next version only
-            return self.cache.put(game_id, version, ahead.state, ahead.meta, ahead.record)
-        return self.cache.adopt(game_id, ahead)
 
     def system_entry(self, cached: Cached, seat: int, move_id: str, text: str) -> LogEntry:
         """The log entry of a system action on ``seat`` at the version after ``cached``
