@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import pathlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,6 +16,7 @@ from tests.support.server import bearer, error_info, running_app, server_process
 from tribes.core.games import Caller
 from tribes.core.snapshots import SnapshotWriter
 from tribes.server import App
+from tribes.settings import Settings, prepare_grpc
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
 from tribes.v1 import common_pb2 as pb
@@ -473,3 +475,77 @@ async def test_a_commit_that_lost_the_race_keeps_nothing_it_built_ahead(
             shown = goofspiel_view(await get(stub, created.name, created.tokens[1]))
             assert list(shown.has_bid) == [False, True] and shown.my_bid == 4
         one.games.viewer_closed(created.game_id, 1)
+
+
+def _event_engine_wakeups(pid: int) -> int:
+    """How often gRPC's EventEngine threads of process ``pid`` have woken up so far."""
+    total = 0
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            if (task / "comm").read_text().strip() != "event_engine":
+                continue
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    total += int(line.split(":")[1])
+    return total
+
+
+@pytest.mark.parametrize("poller", [True, False], ids=["poller", "event-engine"])
+def test_play_sessions_with_the_io_on_the_grpc_poller_thread(
+    redis_url: str, redis_prefix: str, poller: bool
+) -> None:
+    """``TRIBES_GRPC_POLLER=1``: a whole game played through two seats' ``Play`` streams,
+    every change pushed to both, with the connections' I/O on grpc.aio's poller thread —
+    gRPC's EventEngine threads stay asleep, where by default they wake for every message."""
+    env = {"REDIS_URL": redis_url, "TRIBES_REDIS_PREFIX": redis_prefix}
+    if poller:
+        env["TRIBES_GRPC_POLLER"] = "1"
+    with server_process(env) as server:
+
+        async def run() -> tuple[int, int]:
+            async with grpc.aio.insecure_channel(server.target) as channel:
+                stub = Stub(channel)
+                created = await create(stub, cards="13")
+                streams = [stub.Play(metadata=bearer(t)) for t in created.tokens]
+                firsts = []
+                for s in streams:
+                    await s.write(_open(created.name))
+                    firsts.append(await _snapshot(s))
+                await _settle(streams, firsts)
+                before = _event_engine_wakeups(server.proc.pid)
+                snap, moves = firsts[0], 0
+                while not snap.finished:
+                    seat = snap.to_act[0]
+                    mover = await get(stub, created.name, created.tokens[seat])
+                    choice = mover.legal_moves[0].id
+                    await streams[seat].write(_move(choice, expected=snap.version))
+                    pushed = [await _snapshot(s) for s in streams]
+                    assert [p.version for p in pushed] == [snap.version + 1] * 2
+                    snap, moves = pushed[0], moves + 1
+                for s in streams:
+                    async with asyncio.timeout(10):
+                        assert await s.read() is grpc.aio.EOF
+                return moves, _event_engine_wakeups(server.proc.pid) - before
+
+        moves, wakeups = asyncio.run(run())
+    assert moves == 26
+    if poller:
+        assert wakeups < moves // 2
+    else:
+        assert wakeups > moves
+
+
+def test_the_poller_setting_keeps_the_operators_grpc_experiments() -> None:
+    """``TRIBES_GRPC_POLLER`` adds its one experiment to what the operator set, and an
+    operator who named that experiment themselves has the last word."""
+    assert not Settings.from_env({}).grpc_poller
+    for env, wanted in [
+        ({}, None),
+        ({"TRIBES_GRPC_POLLER": "0", "GRPC_EXPERIMENTS": "a"}, "a"),
+        ({"TRIBES_GRPC_POLLER": "1"}, "-event_engine_listener"),
+        ({"TRIBES_GRPC_POLLER": "1", "GRPC_EXPERIMENTS": "a, b"}, "a,b,-event_engine_listener"),
+        ({"TRIBES_GRPC_POLLER": "1", "GRPC_EXPERIMENTS": "event_engine_listener"}, None),
+    ]:
+        given = env.get("GRPC_EXPERIMENTS")
+        prepare_grpc(env)
+        assert env.get("GRPC_EXPERIMENTS") == (wanted or given), env
