@@ -70,21 +70,23 @@ def table(rows: list[dict[str, Any]], extra: dict[str, str]) -> str:
         "|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for row in rows:
-
-        def cells(side: str, key: str) -> str:
-            return " / ".join(f"{r[key]:,.0f}" for r in row[side])
-
-        def median(side: str, key: str) -> float:
-            return statistics.median(r[key] for r in row[side])
-
-        rate = median("B", "moves_per_s") / median("A", "moves_per_s")
-        cpu = median("B", "server_cpu_us_per_move") / median("A", "server_cpu_us_per_move")
+        a, b = row["A"], row["B"]
+        rate = _median(b, "moves_per_s") / _median(a, "moves_per_s")
+        cpu = _median(b, "server_cpu_us_per_move") / _median(a, "server_cpu_us_per_move")
         out.append(
-            f"| {row['n']} | {cells('A', 'moves_per_s')} | {cells('B', 'moves_per_s')} | "
-            f"{cells('A', 'server_cpu_us_per_move')} | {cells('B', 'server_cpu_us_per_move')} | "
+            f"| {row['n']} | {_cells(a, 'moves_per_s')} | {_cells(b, 'moves_per_s')} | "
+            f"{_cells(a, 'server_cpu_us_per_move')} | {_cells(b, 'server_cpu_us_per_move')} | "
             f"{rate:.2f} | {cpu:.2f} |"
         )
     return "\n".join(out)
+
+
+def _cells(runs: list[dict[str, float]], key: str) -> str:
+    return " / ".join(f"{r[key]:,.0f}" for r in runs)
+
+
+def _median(runs: list[dict[str, float]], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
 
 
 def _assignment(text: str) -> tuple[str, str]:
