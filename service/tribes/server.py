@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import pathlib
 import secrets
 import signal
@@ -42,7 +43,7 @@ from tribes.grpc.servicer import add_to_server
 from tribes.http.gateway import Gateway
 from tribes.http.metrics import MetricsEndpoint
 from tribes.metrics import Metrics
-from tribes.settings import Settings
+from tribes.settings import Settings, grpc_prepared
 from tribes.store import Store, StoreUnavailableError
 from tribes.store.connect import commands_for
 from tribes.store.memory import MemoryStore
@@ -344,6 +345,11 @@ def configure_logging(level: str) -> None:
 def main() -> None:
     settings = Settings.from_env()
     configure_logging(settings.log_level)
+    if not grpc_prepared(os.environ):
+        log.warning(
+            "TRIBES_GRPC_POLLER is ignored: gRPC was imported before it could be applied "
+            "(start the server with python -m tribes or tribes-server)"
+        )
     if settings.workers > 1:
         from tribes.workers import supervise
 

@@ -88,6 +88,16 @@ def prepare_grpc(env: MutableMapping[str, str]) -> None:
         env["GRPC_EXPERIMENTS"] = experiments
 
 
+def grpc_prepared(env: Mapping[str, str]) -> bool:
+    """Whether ``GRPC_EXPERIMENTS`` already says what ``TRIBES_GRPC_POLLER`` asks for (it
+    is too late to set once ``grpc`` is imported)."""
+    poller = _flag(env, "TRIBES_GRPC_POLLER", Settings().grpc_poller)
+    current = env.get("GRPC_EXPERIMENTS", "")
+    return grpc_experiments(current, poller) == ",".join(
+        x.strip() for x in current.split(",") if x.strip()
+    )
+
+
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     value = env.get(name)
     return default if value is None else value.strip().lower() in ("1", "true", "yes")
