@@ -416,6 +416,34 @@ def load_phase(port: int, pid: int, **config: Any) -> dict[str, Any]:
     return asyncio.run(run_load(cfg))
 
 
+def game_phase(
+    ports: tuple[int, int],
+    pid: int,
+    game: str,
+    mode: str,
+    concurrency: int,
+    duration: float,
+    warmup: float,
+    **more: Any,
+) -> dict[str, Any]:
+    """``load_phase`` playing one game type in one mode; the test game with 25 cards (50
+    moves a game, the peer's game), the others with their default options; ``ports`` are
+    the service's gRPC and HTTP ports."""
+    port, http_port = ports
+    return load_phase(
+        port,
+        pid,
+        concurrency=concurrency,
+        mix={game: 1.0},
+        options={"goofspiel": {"cards": "25"}} if game == "goofspiel" else {},
+        warmup=warmup,
+        duration=duration,
+        mode=mode,
+        http_target=f"127.0.0.1:{http_port}",
+        **more,
+    )
+
+
 def per_move(report: dict[str, Any]) -> dict[str, float]:
     """Moves/s and server CPU per move (all server work divided by moves made)."""
     moves = report["per_rpc"].get("ApplyMove", {}).get("count", 0)

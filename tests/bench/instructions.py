@@ -32,7 +32,7 @@ from tests.bench.bench import (
     _free_port,
     _wait_port,
     child,
-    load_phase,
+    game_phase,
     private_redis,
     service_env,
 )
@@ -55,7 +55,6 @@ def measure(
     control = shutil.which("callgrind_control")
     if valgrind is None or control is None:
         raise SystemExit("instructions per move need valgrind (Debian's valgrind package)")
-    options = {"goofspiel": {"cards": "25"}} if game == "goofspiel" else {}
     with private_redis() as (url, _):
         port, http = _free_port(), _free_port()
         out = pathlib.Path(tempfile.mkdtemp()) / "callgrind.out"
@@ -70,18 +69,8 @@ def measure(
         with child(server, env, port, tree=tree, wait=300) as pid:
             _wait_port(http, 300)
             subprocess.run([control, "-i", "on", str(pid)], check=True, capture_output=True)
-            report = load_phase(
-                port,
-                pid,
-                mode=mode,
-                http_target=f"127.0.0.1:{http}",
-                concurrency=concurrency,
-                mix={game: 1.0},
-                options=options,
-                warmup=0.0,
-                duration=duration,
-                seed=1,
-                timeout=30.0,
+            report = game_phase(
+                (port, http), pid, game, mode, concurrency, duration, 0.0, seed=1, timeout=30.0
             )
             subprocess.run([control, "-i", "off", str(pid)], check=True, capture_output=True)
             subprocess.run([control, "-d", str(pid)], check=True, capture_output=True)

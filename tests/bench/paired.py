@@ -20,31 +20,20 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tests.bench.bench import _free_port, child, load_phase, per_move, private_redis, service_env
+from tests.bench.bench import _free_port, child, game_phase, per_move, private_redis, service_env
 
 
 def one_pass(
     extra: dict[str, str], mode: str, game: str, concurrency: int, duration: float
 ) -> dict[str, float]:
     """One load phase against a fresh service (with ``extra`` in its environment)."""
-    options = {"goofspiel": {"cards": "25"}} if game == "goofspiel" else {}
     with private_redis() as (url, _):
         port, http = _free_port(), _free_port()
         env = service_env(url, port, **{"TRIBES_LOG_REQUESTS": "0", **extra})
         if mode == "websocket":
             env["TRIBES_HTTP_PORT"] = str(http)
         with child([sys.executable, "-m", "tribes"], env, port) as pid:
-            report = load_phase(
-                port,
-                pid,
-                concurrency=concurrency,
-                mix={game: 1.0},
-                options=options,
-                warmup=1.0,
-                duration=duration,
-                mode=mode,
-                http_target=f"127.0.0.1:{http}",
-            )
+            report = game_phase((port, http), pid, game, mode, concurrency, duration, 1.0)
     return per_move(report)
 
 

@@ -27,7 +27,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from tests.bench.bench import _free_port, child, load_phase, per_move, private_redis, service_env
+from tests.bench.bench import _free_port, child, game_phase, per_move, private_redis, service_env
 
 #: (stage, substrings of a frame's file path); the first stage a frame matches wins
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -79,7 +79,6 @@ def py_spy() -> str:
 
 def profile(game: str, mode: str, concurrency: int, duration: float) -> dict[str, Any]:
     spy = py_spy()
-    options = {"goofspiel": {"cards": "25"}} if game == "goofspiel" else {}
     with private_redis() as (url, _):
         port, http_port = _free_port(), _free_port()
         env = service_env(url, port)
@@ -95,17 +94,7 @@ def profile(game: str, mode: str, concurrency: int, duration: float) -> dict[str
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-            report = load_phase(
-                port,
-                pid,
-                concurrency=concurrency,
-                mix={game: 1.0},
-                options=options,
-                warmup=0.5,
-                duration=duration,
-                mode=mode,
-                http_target=f"127.0.0.1:{http_port}",
-            )
+            report = game_phase((port, http_port), pid, game, mode, concurrency, duration, 0.5)
             recorder.wait(duration + 30)
         raw = out.read_text() if out.exists() else ""
         samples = charge(raw)
