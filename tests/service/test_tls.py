@@ -3,6 +3,7 @@ seat-token key rotation — real certificates (openssl), real servers, real Redi
 
 from __future__ import annotations
 
+import asyncio
 import pathlib
 import shutil
 import ssl
@@ -15,7 +16,7 @@ import pytest
 
 from tests.service.helpers import create, fails, move
 from tests.support.redis_server import PrivateRedis
-from tests.support.server import running_app
+from tests.support.server import bearer, running_app, server_process
 from tribes.core.tokens import SeatTokens
 from tribes.store.memory import MemoryStore
 from tribes.store.redis import RedisStore
@@ -108,6 +109,33 @@ async def test_grpc_and_http_serve_tls(certs: pathlib.Path) -> None:
                 f"https://127.0.0.1:{app.http_port}/v1/gameTypes", ssl=context
             ) as r:
                 assert r.status == 200 and "five_tribes" in await r.text()
+
+
+def test_tls_with_the_io_on_the_grpc_poller_thread(certs: pathlib.Path) -> None:
+    """TRIBES_GRPC_POLLER=1 serves gRPC's connections through another listener: TLS
+    holds there too (a Play session opens over it; plaintext is refused)."""
+    env = {
+        "TRIBES_GRPC_POLLER": "1",
+        "TRIBES_TLS_CERT": str(certs / "server.pem"),
+        "TRIBES_TLS_KEY": str(certs / "server.key"),
+    }
+    (ca,) = _files(certs, "ca.pem")
+
+    async def run(target: str) -> None:
+        credentials = grpc.ssl_channel_credentials(root_certificates=ca)
+        async with grpc.aio.secure_channel(target, credentials) as channel:
+            created = await create(Stub(channel))
+            session = Stub(channel).Play(metadata=bearer(created.tokens[0]))
+            await session.write(spb.PlayRequest(open=spb.OpenSession(name=created.name)))
+            event = await session.read()
+            assert event.snapshot.version == 1 and event.snapshot.viewer_seat == 0
+            session.cancel()
+        async with grpc.aio.insecure_channel(target) as plain:
+            with pytest.raises(grpc.aio.AioRpcError):
+                await Stub(plain).ListGameTypes(spb.ListGameTypesRequest(), timeout=3)
+
+    with server_process(env) as server:
+        asyncio.run(run(f"localhost:{server.port}"))
 
 
 async def test_client_certificates_are_required_with_a_client_ca(certs: pathlib.Path) -> None:
