@@ -552,3 +552,42 @@ def test_the_poller_setting_keeps_the_operators_grpc_experiments() -> None:
         prepare_grpc(env)
         assert env.get("GRPC_EXPERIMENTS") == (wanted or given), env
         assert grpc_prepared(env)
+
+
+async def test_a_session_on_a_followed_game_opens_without_reading_the_store(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Seat 0's session on replica one makes it follow the game; seat 1 then moves through
+    replica two. A spectator's session opened on replica one starts from the version the
+    change feed brought there, without reading the store, and goes on with the next one."""
+    async with (
+        running_app(RedisStore(redis_url, prefix=redis_prefix)) as one,
+        running_app(RedisStore(redis_url, prefix=redis_prefix)) as two,
+        grpc.aio.insecure_channel(f"127.0.0.1:{one.port}") as first,
+        grpc.aio.insecure_channel(f"127.0.0.1:{two.port}") as second,
+    ):
+        stub_one, stub_two = Stub(first), Stub(second)
+        created = await create(stub_one, cards="5")
+        seat = stub_one.Play(metadata=bearer(created.tokens[0]))
+        await seat.write(_open(created.name))
+        assert (await _snapshot(seat)).version == 1
+        await move(stub_two, created.name, created.tokens[1], "bid:4", expected=1)
+        while (await _snapshot(seat)).version < 2:
+            pass  # a presence push of version 1
+        store = one.games.store
+        reads: list[str] = []
+        load = store.load
+
+        async def counted(game_id: str, request_key: str | None = None) -> Any:
+            reads.append(game_id)
+            return await load(game_id, request_key)
+
+        store.load = counted  # type: ignore[method-assign]
+        watcher = stub_one.Play()
+        await watcher.write(_open(created.name))
+        opened = await _snapshot(watcher)
+        assert opened.version == 2 and opened.viewer_seat == -1 and reads == []
+        await move(stub_two, created.name, created.tokens[0], "bid:2", expected=2)
+        assert (await _snapshot(watcher)).version == 3
+        seat.cancel()
+        watcher.cancel()

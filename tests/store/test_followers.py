@@ -73,6 +73,54 @@ async def test_a_commit_reaches_every_replica_watching_the_game(replicas: Pair) 
     assert await _followers(a, "g1") == set()  # the last watcher of each replica left
 
 
+async def test_a_watched_game_knows_its_latest_change(replicas: Pair) -> None:
+    """``latest``: the newest change handed to a replica's watchers since the subscription
+    was confirmed — its own commits and those the feed brings, never an older one, no
+    presence notice — and nothing once nobody there watches the game."""
+    a, b, _ = replicas
+    await a.create("g1", b"m", b"s0")
+    assert a.latest("g1") is None  # not watched
+    async with a.watch("g1") as on_a, b.watch("g1") as on_b:
+        assert a.latest("g1") is None and b.latest("g1") is None  # no change seen yet
+        await a.commit("g1", 1, b"s1", b"e", finished=False)
+        assert a.latest("g1") == Change(2, b"s1")  # its own, at once
+        async with asyncio.timeout(5):
+            assert await on_b.get() == Change(2, b"s1")
+            assert b.latest("g1") == Change(2, b"s1")  # through the feed
+            await b.commit("g1", 2, b"s2", b"e", finished=False)
+            assert await on_a.get() == Change(2, b"s1")
+            assert await on_a.get() == Change(3, b"s2")
+        assert a.latest("g1") == b.latest("g1") == Change(3, b"s2")
+        a._fanout.deliver("g1", Change(2, b"s1"))  # a late copy of an older change
+        assert a.latest("g1") == Change(3, b"s2")
+        await a.presence_enter("g1", 0, "holder", int(time.time() * 1000))
+        assert a.latest("g1") == Change(3, b"s2")  # a presence notice is no version
+    assert a.latest("g1") is None and b.latest("g1") is None  # the last watchers left
+
+
+async def test_a_change_handed_over_before_the_subscription_is_confirmed_is_not_kept(
+    replicas: Pair,
+) -> None:
+    """Until Redis confirms the subscription another replica's commit can still be lost
+    on the way, so a change handed over meanwhile says nothing about the newest version."""
+    a, _, _ = replicas
+    await a.create("g1", b"m", b"s0")
+    mailbox = Mailbox()
+    subscribing = asyncio.create_task(a._fanout.subscribe("g1", mailbox))
+    await asyncio.sleep(0)  # registered, its follow and subscription on their way
+    assert not subscribing.done()
+    a._fanout.deliver("g1", Change(2, b"s1"))
+    async with asyncio.timeout(5):
+        await subscribing
+    try:
+        assert mailbox._changes[-1] == Change(2, b"s1")  # its watcher has it all the same
+        assert a.latest("g1") is None
+        await a.commit("g1", 1, b"s1", b"e", finished=False)
+        assert a.latest("g1") == Change(2, b"s1")
+    finally:
+        await a._fanout.unsubscribe("g1", mailbox)
+
+
 async def test_a_replica_is_not_sent_its_own_commits(
     plain: tuple[RedisStore, RedisStore], redis_url: str
 ) -> None:

@@ -437,6 +437,18 @@ class Games:
         _, cached, _ = await self.stored_state(game_id)
         return cached
 
+    async def watched_state(self, game_id: str) -> tuple[Entry, Cached]:
+        """For a caller whose watch of the game is open: the game's latest state — the
+        newest change the change feed has handed this replica when there is one (no store
+        read: every later change reaches the caller's mailbox), else the stored state."""
+        change = self.store.latest(game_id)
+        meta = self.cache.meta(game_id) if change is not None else None
+        if change is None or meta is None:
+            entry, cached, _ = await self.stored_state(game_id)
+            return entry, cached
+        entry = self.catalog.get(meta.game_type)
+        return entry, self.cached_state(entry, game_id, meta, change.version, change.state)
+
     async def stored_state(
         self, game_id: str, request_key: str | None = None
     ) -> tuple[Entry, Cached, int | None]:
@@ -470,7 +482,7 @@ class Games:
         game_id = limits.game_id(request.name)
         async with self.stream_limit.held(caller.peer), self.store.watch(game_id) as mailbox:
             # subscribed first, read second: no change can fall between the two
-            entry, current, _ = await self.stored_state(game_id)
+            entry, current = await self.watched_state(game_id)
             meta = current.meta
             viewer = self.viewer_of(caller, game_id, meta)
             hold = None

@@ -121,8 +121,8 @@ async def play(
     game_id = limits.game_id(opened.name)
     inbox = Inbox()
     async with games.stream_limit.held(caller.peer), games.store.watch(game_id, inbox):
-        current = await games.current_state(game_id)
-        entry, meta = games.catalog.get(current.meta.game_type), current.meta
+        entry, current = await games.watched_state(game_id)  # after the subscription
+        meta = current.meta
         viewer = games.viewer_of(caller, game_id, meta)
         gauge = games.metrics.child(games.metrics.sessions, transport)
         gauge.inc()

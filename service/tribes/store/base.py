@@ -210,6 +210,14 @@ class Store(abc.ABC):
         None); the subscription is live on entering and is released on leaving, however
         the block ends."""
 
+    def latest(self, game_id: str) -> Change | None:
+        """The newest change of the game this store has handed its watchers since their
+        subscription was confirmed, or None when it knows of none (here: never). For a
+        caller whose watch of the game is open it is the game's current version up to the
+        change feed's delay, since every later change reaches that caller's mailbox: a
+        watch can start from it instead of reading the store."""
+        return None
+
     @abc.abstractmethod
     async def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         """Several games at once (a lobby page), None for any that no longer exist."""

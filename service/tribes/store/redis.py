@@ -343,6 +343,9 @@ class RedisStore(Store):
         finally:
             await self._fanout.unsubscribe(game_id, mailbox)
 
+    def latest(self, game_id: str) -> Change | None:
+        return self._fanout.latest(game_id)
+
     async def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         # one command per game, concurrently: a game's keys may live on any shard
         return list(await asyncio.gather(*(self.load(game_id) for game_id in game_ids)))
@@ -557,6 +560,8 @@ class _Fanout:
         self._mailboxes: dict[str, set[Mailbox]] = {}  # by game id
         self._games: dict[bytes, str] = {}  # channel -> game id
         self._confirmed: dict[str, asyncio.Event] = {}
+        #: the newest change handed over since the game's subscription was confirmed
+        self._latest: dict[str, Change] = {}
         self._watched = asyncio.Event()  # set while any game is watched
         self._lock = asyncio.Lock()
 
@@ -568,9 +573,21 @@ class _Fanout:
         await self._commands.run(_FOLLOW, keys, [self._replica, _FOLLOW_MS])
 
     def deliver(self, game_id: str, change: Change) -> None:
-        """A change this replica made: to its own watchers of the game, now."""
+        """A change (this replica's own, or one the feed brought): to the game's watchers
+        here, now. Once the subscription is confirmed every later commit of the game
+        reaches this replica, so a change handed over then is the game's newest version
+        (up to the feed's delay) until the next one: it is kept as ``latest``. Before the
+        confirmation a commit of another replica could still be lost, so nothing is kept."""
         for mailbox in self._mailboxes.get(game_id, ()):
             mailbox.put(change)
+        confirmed = self._confirmed.get(game_id)
+        if change.version and confirmed is not None and confirmed.is_set():
+            known = self._latest.get(game_id)
+            if known is None or change.version > known.version:
+                self._latest[game_id] = change
+
+    def latest(self, game_id: str) -> Change | None:
+        return self._latest.get(game_id)
 
     async def subscribe(self, game_id: str, mailbox: Mailbox) -> None:
         async with self._lock:
@@ -615,6 +632,7 @@ class _Fanout:
             return False
         del self._mailboxes[game_id]
         self._confirmed.pop(game_id, None)
+        self._latest.pop(game_id, None)
         self._games.pop(self._channel(game_id), None)
         if not self._mailboxes:
             self._watched.clear()
@@ -707,6 +725,7 @@ class _Fanout:
             self._mailboxes.clear()
             self._watched.clear()
             self._confirmed.clear()
+            self._latest.clear()
             self._games.clear()
             await self._drop_pubsub()
 
@@ -722,6 +741,7 @@ class _Fanout:
             self._mailboxes.clear()
             self._watched.clear()
             self._confirmed.clear()
+            self._latest.clear()
             self._games.clear()
             await self._drop_pubsub()
 
