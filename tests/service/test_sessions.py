@@ -451,19 +451,25 @@ async def test_a_move_builds_its_viewers_snapshots_while_its_commit_travels(
     assert games.viewers_here(created.game_id) == ()
 
 
+@contextlib.asynccontextmanager
+async def _two_replicas(redis_url: str, prefix: str) -> AsyncIterator[tuple[App, Stub, Stub]]:
+    """Two service replicas on one Redis: the first's app, and a stub for each."""
+    async with (
+        running_app(RedisStore(redis_url, prefix=prefix)) as one,
+        running_app(RedisStore(redis_url, prefix=prefix)) as two,
+        grpc.aio.insecure_channel(f"127.0.0.1:{one.port}") as first,
+        grpc.aio.insecure_channel(f"127.0.0.1:{two.port}") as second,
+    ):
+        yield one, Stub(first), Stub(second)
+
+
 async def test_a_commit_that_lost_the_race_keeps_nothing_it_built_ahead(
     redis_url: str, redis_prefix: str
 ) -> None:
     """Two replicas hold version 1; the second commits first. The first's move against
     version 1 is refused, and the state it built ahead for version 2 is never served:
     both replicas show the second replica's version 2."""
-    async with (
-        running_app(RedisStore(redis_url, prefix=redis_prefix)) as one,
-        running_app(RedisStore(redis_url, prefix=redis_prefix)) as two,
-        grpc.aio.insecure_channel(f"127.0.0.1:{one.port}") as first,
-        grpc.aio.insecure_channel(f"127.0.0.1:{two.port}") as second,
-    ):
-        stub_one, stub_two = Stub(first), Stub(second)
+    async with _two_replicas(redis_url, redis_prefix) as (one, stub_one, stub_two):
         created = await create(stub_one, cards="5")
         await get(stub_two, created.name)  # both replicas now hold version 1
         one.games.viewer_opened(created.game_id, 1)  # so the loser builds seat 1's too
@@ -560,13 +566,7 @@ async def test_a_session_on_a_followed_game_opens_without_reading_the_store(
     """Seat 0's session on replica one makes it follow the game; seat 1 then moves through
     replica two. A spectator's session opened on replica one starts from the version the
     change feed brought there, without reading the store, and goes on with the next one."""
-    async with (
-        running_app(RedisStore(redis_url, prefix=redis_prefix)) as one,
-        running_app(RedisStore(redis_url, prefix=redis_prefix)) as two,
-        grpc.aio.insecure_channel(f"127.0.0.1:{one.port}") as first,
-        grpc.aio.insecure_channel(f"127.0.0.1:{two.port}") as second,
-    ):
-        stub_one, stub_two = Stub(first), Stub(second)
+    async with _two_replicas(redis_url, redis_prefix) as (one, stub_one, stub_two):
         created = await create(stub_one, cards="5")
         seat = stub_one.Play(metadata=bearer(created.tokens[0]))
         await seat.write(_open(created.name))
