@@ -73,7 +73,7 @@ def grpc_experiments(current: str, poller: bool) -> str:
     runs on grpc.aio's poller thread, one thread hop fewer per message, instead of on the
     EventEngine's threads. The operator's own experiments are kept, and so is their word
     on this one."""
-    wanted = [x.strip() for x in current.split(",") if x.strip()]
+    wanted = _experiments(current)
     if poller and not any(x.lstrip("-") == _EE_LISTENER for x in wanted):
         wanted.append("-" + _EE_LISTENER)
     return ",".join(wanted)
@@ -82,8 +82,7 @@ def grpc_experiments(current: str, poller: bool) -> str:
 def prepare_grpc(env: MutableMapping[str, str]) -> None:
     """Set what gRPC's core reads from the environment once, when ``grpc`` is imported:
     call it before that import (``python -m tribes`` and ``tribes-server`` do)."""
-    poller = _flag(env, "TRIBES_GRPC_POLLER", Settings().grpc_poller)
-    experiments = grpc_experiments(env.get("GRPC_EXPERIMENTS", ""), poller)
+    experiments = _wanted(env)
     if experiments:
         env["GRPC_EXPERIMENTS"] = experiments
 
@@ -91,11 +90,16 @@ def prepare_grpc(env: MutableMapping[str, str]) -> None:
 def grpc_prepared(env: Mapping[str, str]) -> bool:
     """Whether ``GRPC_EXPERIMENTS`` already says what ``TRIBES_GRPC_POLLER`` asks for (it
     is too late to set once ``grpc`` is imported)."""
+    return _wanted(env) == ",".join(_experiments(env.get("GRPC_EXPERIMENTS", "")))
+
+
+def _wanted(env: Mapping[str, str]) -> str:
     poller = _flag(env, "TRIBES_GRPC_POLLER", Settings().grpc_poller)
-    current = env.get("GRPC_EXPERIMENTS", "")
-    return grpc_experiments(current, poller) == ",".join(
-        x.strip() for x in current.split(",") if x.strip()
-    )
+    return grpc_experiments(env.get("GRPC_EXPERIMENTS", ""), poller)
+
+
+def _experiments(value: str) -> list[str]:
+    return [x.strip() for x in value.split(",") if x.strip()]
 
 
 def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
