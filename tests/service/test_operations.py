@@ -4,6 +4,8 @@ replay from the log, graceful shutdown, the embedded store."""
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 import os
 import signal
 import subprocess
@@ -11,7 +13,10 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
+import aiohttp
 import grpc
 import pytest
 import redis as sync_redis
@@ -20,7 +25,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tests.games.goofspiel import GAME
 from tests.service.helpers import create, fails, get, goofspiel_view, move
 from tests.support.redis_server import PrivateRedis, free_port
-from tests.support.server import ROOT, bearer, running_app, server_process
+from tests.support.server import (
+    ROOT,
+    TEST_SETTINGS,
+    bearer,
+    catalog_with_example_game,
+    running_app,
+    server_process,
+)
 from tribes.core.records import ENTRY, META, unpack
 from tribes.engine.driver import replay
 from tribes.server import App
@@ -252,9 +264,6 @@ async def test_watch_ends_unavailable_when_redis_goes_away(private_redis: Privat
 
 async def test_one_structured_log_line_per_request() -> None:
     """Each call logs one JSON line with time, method, game, status code and duration."""
-    import io
-    import json
-
     stream = io.StringIO()
     async with running_app(MemoryStore(), request_stream=stream, log_requests=True) as app:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
@@ -315,3 +324,77 @@ def test_workers_share_one_port_and_one_metrics_endpoint(redis_url: str, redis_p
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0
+
+
+@pytest.mark.parametrize("kind", ["redis", "memory"])
+async def test_stopping_ends_every_stream_as_shutting_down(
+    kind: str, redis_url: str, redis_prefix: str
+) -> None:
+    """A stopping server ends every open session and watch, through both doors, with
+    UNAVAILABLE and the reason SERVER_SHUTTING_DOWN — not a store failure; a WebSocket
+    closes with 1001 (going away); each stream is logged and counted with the status its
+    client was sent (101 for a WebSocket, 200 for server-sent events), never as a 500."""
+    store = MemoryStore() if kind == "memory" else RedisStore(redis_url, prefix=redis_prefix)
+    log = io.StringIO()
+    settings = replace(TEST_SETTINGS, log_requests=True)
+    app = await App.create(
+        settings, catalog=catalog_with_example_game(), store=store, request_stream=log
+    )
+    await app.start()
+    stopping: asyncio.Task[None] | None = None
+    try:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel,
+            aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http,
+        ):
+            stub = spb_grpc.GameServiceStub(channel)
+            created = await create(stub)
+            play = stub.Play(metadata=bearer(created.tokens[0]))
+            await play.write(spb.PlayRequest(open=spb.OpenSession(name=created.name)))
+            watch = stub.WatchGame(spb.WatchGameRequest(name=created.name))
+            socket = await http.ws_connect(
+                f"/v1/{created.name}:play?access_token={created.tokens[1]}"
+            )
+            events = await http.get(f"/v1/{created.name}:watch")
+            async with asyncio.timeout(10):
+                assert (await play.read()).snapshot.version == 1
+                assert (await watch.read()).version == 1
+                assert json.loads((await socket.receive()).data)["snapshot"]["version"] == "1"
+                assert (await events.content.readuntil(b"\n\n")).startswith(b"id: 1\n")
+
+            stopping = asyncio.create_task(app.stop(grace=1.0))
+            async with asyncio.timeout(10):
+                for stream in (play, watch):
+                    code, reason, _ = await fails(_drain(stream))
+                    assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "SERVER_SHUTTING_DOWN")
+                frames = [frame async for frame in socket]
+                assert socket.close_code == aiohttp.WSCloseCode.GOING_AWAY
+                ended = json.loads(frames[-1].data)["error"]
+                assert (ended["code"], ended["details"][0]["reason"]) == (
+                    14,
+                    "SERVER_SHUTTING_DOWN",
+                )
+                assert "shutting down" in ended["message"]
+                tail = (await events.content.read()).split(b"\n\n")
+                last = next(e for e in reversed(tail) if e.startswith(b"event: error"))
+                assert b'"reason":"SERVER_SHUTTING_DOWN"' in last.replace(b" ", b"")
+                await stopping
+    finally:
+        if stopping is None:
+            await app.stop(grace=0.5)
+    logged = [json.loads(line) for line in log.getvalue().splitlines()]
+    lines = {line["method"]: line["code"] for line in logged}
+    assert lines["Play"] == lines["WatchGame"] == "Unavailable"
+    assert lines["GET /v1/{name=games/*}:play"] == "101"
+    assert lines["GET /v1/{name=games/*}:watch"] == "200"
+    served = app.metrics.registry.get_sample_value
+    for route, status in (("/v1/{name=games/*}:play", "101"), ("/v1/{name=games/*}:watch", "200")):
+        labels = {"method": "GET", "route": route}
+        assert served("http_server_requests_total", {**labels, "code": status}) == 1
+        assert served("http_server_requests_total", {**labels, "code": "500"}) is None
+
+
+async def _drain(stream: Any) -> None:
+    """Read a stream to its end (a failed stream raises its status)."""
+    while await stream.read() is not grpc.aio.EOF:
+        pass

@@ -7,7 +7,7 @@ import pytest
 from tribes.core import status
 from tribes.core.errors import BadTokenError, QuotaError, ServiceError, StaleVersionError
 from tribes.engine.errors import IllegalMoveError
-from tribes.store import StoreFullError, StoreUnavailableError
+from tribes.store import StoreFullError, StoreUnavailableError, WatchEndedError
 
 
 def test_every_service_error_has_a_status() -> None:
@@ -28,6 +28,7 @@ def test_every_service_error_has_a_status() -> None:
         (QuotaError("slow down"), status.Code.RESOURCE_EXHAUSTED, "RATE_LIMITED", 429),
         (StoreFullError("full"), status.Code.RESOURCE_EXHAUSTED, "GAME_LIMIT", 429),
         (StoreUnavailableError("x"), status.Code.UNAVAILABLE, "STORE_UNAVAILABLE", 503),
+        (WatchEndedError("x"), status.Code.UNAVAILABLE, "SERVER_SHUTTING_DOWN", 503),
     ],
 )
 def test_errors_map_to_one_code_reason_and_http_status(

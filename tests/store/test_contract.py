@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tribes.core.sessions import Inbox
-from tribes.store import CommitStatus, Store, StoreUnavailableError, Ttls, decode_presence
+from tribes.store import CommitStatus, Store, Ttls, WatchEndedError, decode_presence
 from tribes.store.commands import ClusterCommands
 from tribes.store.connect import commands_for
 from tribes.store.memory import MemoryStore
@@ -196,13 +196,14 @@ async def test_a_slow_watcher_keeps_the_newest_changes_only(store: Store) -> Non
 
 
 async def test_end_watches_wakes_every_watcher_with_an_error(store: Store) -> None:
-    """end_watches (shutdown) ends a waiting watch with StoreUnavailableError."""
+    """end_watches (shutdown) ends a waiting watch with WatchEndedError, the
+    StoreUnavailableError that says this process ended it."""
     await store.create("g1", b"m", b"s0")
     async with store.watch("g1") as changes:
         waiting = asyncio.ensure_future(changes.get())
         await asyncio.sleep(0.05)
         store.end_watches("shutting down")
-        with pytest.raises(StoreUnavailableError):
+        with pytest.raises(WatchEndedError):
             async with asyncio.timeout(5):
                 await waiting
 

@@ -24,6 +24,7 @@ JSON body with the HTTP status of ``HTTP_STATUS`` (the mapping of google/rpc/cod
 | QuotaError                    | RESOURCE_EXHAUSTED  | RATE_LIMITED, GAME_LIMIT, | 429  |
 |                               |                     | TOO_MANY_STREAMS       |      |
 | StoreFullError                | RESOURCE_EXHAUSTED  | GAME_LIMIT             | 429  |
+| WatchEndedError               | UNAVAILABLE         | SERVER_SHUTTING_DOWN   | 503  |
 | StoreUnavailableError         | UNAVAILABLE         | STORE_UNAVAILABLE      | 503  |
 | CorruptGameError              | DATA_LOSS           | CORRUPT_GAME           | 500  |
 | any other ServiceError        | INTERNAL            | SERVICE_ERROR          | 500  |
@@ -57,7 +58,7 @@ from tribes.engine.errors import (
     RulesError,
     UnknownGameTypeError,
 )
-from tribes.store import StoreFullError, StoreUnavailableError
+from tribes.store import StoreFullError, StoreUnavailableError, WatchEndedError
 
 DOMAIN = "tribes.v1"
 
@@ -145,6 +146,10 @@ UNAVAILABLE_MESSAGE = (
     "the game store did not answer; the request may or may not have been applied: "
     "retry it with the same request_id"
 )
+#: The reason of a stream this server ended because it is stopping (a WebSocket closes
+#: with 1001, going away)
+SHUTTING_DOWN = "SERVER_SHUTTING_DOWN"
+SHUTTING_DOWN_MESSAGE = "this server is shutting down: reconnect to go on"
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +177,8 @@ def failure_of(error: Exception) -> Failure:
         if cls in CODES:
             code = CODES[cls]
             break
+    if isinstance(error, WatchEndedError):  # a StoreUnavailableError: the stream's end
+        return Failure(code, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE)
     if isinstance(error, StoreUnavailableError):
         return Failure(code, "STORE_UNAVAILABLE", UNAVAILABLE_MESSAGE)
     if isinstance(error, StoreFullError):

@@ -25,6 +25,7 @@ Seat tokens travel as ``Authorization: Bearer <token>``; streaming routes also a
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
@@ -44,7 +45,7 @@ from google.protobuf.message_factory import GetMessageClass
 from tribes.core import limits
 from tribes.core.errors import BadRequestError
 from tribes.core.games import Caller, Games
-from tribes.core.status import KNOWN, Code, Failure, failure_of
+from tribes.core.status import KNOWN, SHUTTING_DOWN, Code, Failure, failure_of
 from tribes.http import openapi
 from tribes.http.routes import Route, compile_template, routes
 from tribes.http.transcode import build_request, to_json
@@ -66,6 +67,9 @@ _WS_MAX_MESSAGE = 64 * 1024
 #: The WebSocket subprotocol of binary frames: each frame one protobuf ``PlayRequest``
 #: (in) or ``PlayEvent`` (out), the bytes gRPC would carry; without it frames are JSON.
 BINARY_SUBPROTOCOL = "tribes.v1.proto"
+#: The HTTP status a stream's client was sent when its response began (the request log's
+#: and metrics' code when the server's stop cancels the handler later)
+_STREAM_STATUS = web.RequestKey("tribes_stream_status", int)
 
 
 def _status_body(failure: Failure) -> bytes:
@@ -153,6 +157,12 @@ class Gateway:
             return response
         except web.HTTPException as exc:
             status = exc.status
+            raise
+        except asyncio.CancelledError:
+            # the server stopping cancels what is still running (a session waiting for the
+            # client's close frame, a call past the grace): a stream keeps the status its
+            # client was sent; a call that got nothing was dropped by a stopping server
+            status = request.get(_STREAM_STATUS, 503)
             raise
         finally:
             elapsed = time.perf_counter() - began
@@ -267,6 +277,7 @@ class Gateway:
                     }
                 )
                 await response.prepare(request)
+                request[_STREAM_STATUS] = response.status
                 try:
                     item: bytes | None = first
                     while True:
@@ -314,6 +325,7 @@ class Gateway:
                     "this is a WebSocket endpoint: open it with a WebSocket handshake",
                     "WEBSOCKET_REQUIRED",
                 ) from exc
+            request[_STREAM_STATUS] = socket.status
             binary = socket.ws_protocol == BINARY_SUBPROTOCOL
 
             async def send(event: bytes) -> None:
@@ -324,17 +336,21 @@ class Gateway:
                     await socket.send_str(_play_json(event))
 
             events = call(caller, _frames(socket, opened, binary), transport="websocket")
+            code = aiohttp.WSCloseCode.OK
             try:
                 async with contextlib.aclosing(events):
                     async for event in events:
                         await send(event)
             except KNOWN as exc:
-                ended = spb.PlayEvent(error=failure_of(exc).status()).SerializeToString()
+                failure = failure_of(exc)
+                if failure.reason == SHUTTING_DOWN:
+                    code = aiohttp.WSCloseCode.GOING_AWAY  # RFC 6455: the server is going down
+                ended = spb.PlayEvent(error=failure.status()).SerializeToString()
                 with contextlib.suppress(ConnectionResetError, OSError):
                     await send(ended)
             except (ConnectionResetError, OSError):
                 pass  # the client went away
-            await socket.close()
+            await socket.close(code=code)
             return socket
 
         return handle

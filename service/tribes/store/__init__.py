@@ -11,6 +11,7 @@ from tribes.store.base import (
     StoreFullError,
     StoreUnavailableError,
     Ttls,
+    WatchEndedError,
     decode_presence,
     encode_presence,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "StoreFullError",
     "StoreUnavailableError",
     "Ttls",
+    "WatchEndedError",
     "decode_presence",
     "encode_presence",
 ]

@@ -30,6 +30,11 @@ class StoreUnavailableError(Exception):
     """
 
 
+class WatchEndedError(StoreUnavailableError):
+    """This process ended its watches itself (``Store.end_watches``, ``Store.close``: it
+    is shutting down). The store may be fine: the watcher reconnects, to any replica."""
+
+
 class StoreFullError(Exception):
     """The store holds as many live games as it is configured to (embedded store)."""
 
@@ -102,7 +107,8 @@ class Mailbox:
     A commit is put here without waiting; when a watcher falls ``capacity`` changes
     behind, the oldest are dropped (``dropped`` counts them), because every change carries
     the whole state: a slow watcher gets the latest version, never an ever-growing backlog.
-    ``fail`` ends the watch with StoreUnavailableError once the queued changes are read.
+    ``fail`` ends the watch with StoreUnavailableError (or the subclass given) once the
+    queued changes are read.
     ``get`` may be cancelled at any await (e.g. by a timeout for heartbeats) and called
     again.
     """
@@ -112,7 +118,7 @@ class Mailbox:
     def __init__(self, capacity: int = 16) -> None:
         self._changes: collections.deque[Change] = collections.deque(maxlen=capacity)
         self._ready = asyncio.Event()
-        self._failure: str | None = None
+        self._failure: tuple[type[StoreUnavailableError], str] | None = None
         self.dropped = 0
         #: the payload of the newest notice without a version (the seats' presence)
         self.notice: bytes | None = None
@@ -141,8 +147,8 @@ class Mailbox:
         while self._changes and self._changes[0].version <= version:
             self._changes.popleft()
 
-    def fail(self, reason: str) -> None:
-        self._failure = reason
+    def fail(self, reason: str, error: type[StoreUnavailableError] = StoreUnavailableError) -> None:
+        self._failure = (error, reason)
         self._ready.set()
 
     async def wait_until(self, ready: Callable[[], bool]) -> None:
@@ -150,7 +156,8 @@ class Mailbox:
         failed and nothing it waits for is left."""
         while not ready():
             if self._failure is not None:
-                raise StoreUnavailableError(self._failure)
+                error, reason = self._failure
+                raise error(reason)
             self._ready.clear()
             await self._ready.wait()
 
@@ -295,7 +302,7 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def end_watches(self, reason: str) -> None:
-        """End every open watch of this process (StoreUnavailableError in each)."""
+        """End every open watch of this process (WatchEndedError in each)."""
 
     @abc.abstractmethod
     async def shared_secret(self, proposal: bytes) -> bytes:
@@ -307,4 +314,4 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def close(self) -> None:
-        """Release connections; watchers end."""
+        """Release connections; open watches end (WatchEndedError)."""

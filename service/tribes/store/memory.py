@@ -30,6 +30,7 @@ from tribes.store.base import (
     StoreFullError,
     StoreUnavailableError,
     Ttls,
+    WatchEndedError,
     encode_presence,
 )
 
@@ -263,7 +264,7 @@ class MemoryStore(Store):
     def end_watches(self, reason: str) -> None:
         for mailboxes in self._watchers.values():
             for mailbox in mailboxes:
-                mailbox.fail(reason)
+                mailbox.fail(reason, WatchEndedError)
 
     async def shared_secret(self, proposal: bytes) -> bytes:
         self._check_open()

@@ -39,6 +39,7 @@ from tribes.store.base import (
     Store,
     StoreUnavailableError,
     Ttls,
+    WatchEndedError,
     decode_presence,
 )
 from tribes.store.commands import Arg, Commands, ConnectionCommands, Script
@@ -730,10 +731,11 @@ class _Fanout:
             await self._drop_pubsub()
 
     def fail_all(self, reason: str) -> None:
-        """End every watch now; each unsubscribes on its way out."""
+        """End every watch now, this process's own decision (WatchEndedError); each
+        unsubscribes on its way out."""
         for mailboxes in self._mailboxes.values():
             for mailbox in mailboxes:
-                mailbox.fail(reason)
+                mailbox.fail(reason, WatchEndedError)
 
     async def close(self) -> None:
         async with self._lock:
