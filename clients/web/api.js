@@ -51,10 +51,13 @@ export const api = {
   suggest: (id, token) => call("POST", `/v1/games/${id}:suggestMove`, { budgetMs: 300 }, token),
 };
 
+const UNAVAILABLE = 14; // google.rpc.Code: the one code that ends a session but not the game
+
 /**
  * A play session over the WebSocket (README "Play sessions"): snapshots come in at open and
- * after every change; moves go out. A dropped connection reconnects with from_version = the
- * version held, so nothing is missed and nothing already shown is sent again.
+ * after every change; moves go out. A dropped connection, or one the server ends with
+ * UNAVAILABLE (it is stopping: a deploy), reconnects with from_version = the version held,
+ * so nothing is missed and nothing already shown is sent again.
  */
 export class Session {
   constructor(id, token, { onSnapshot, onRejected, onError, onState }) {
@@ -92,6 +95,9 @@ export class Session {
         this.handlers.onSnapshot?.(event.snapshot);
       } else if (event.rejected) {
         this.handlers.onRejected?.(event.rejected);
+      } else if (event.error?.code === UNAVAILABLE) {
+        // the server is stopping (SERVER_SHUTTING_DOWN) or lost its change feed: the
+        // close that follows reconnects, from the version held
       } else if (event.error) {
         this.fatal = event.error;
         this.handlers.onError?.(event.error);

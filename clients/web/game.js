@@ -20,6 +20,7 @@ const state = {
   snapshot: null,
   skew: 0, // the store's clock minus ours (ms)
   renderer: null,
+  importFailures: 0, // failed imports of the game's renderer
   pending: false, // a move was sent and is not answered yet
   log: { records: [], tailToken: "", tailStart: 0, busy: false, again: false },
   resignArmed: false,
@@ -35,7 +36,19 @@ const RENDERERS = {
 async function rendererFor(gameType) {
   if (!state.renderer) {
     const path = RENDERERS[gameType];
-    state.renderer = path ? (await import(path)).render : renderGeneric;
+    if (!path) {
+      state.renderer = renderGeneric;
+    } else {
+      try {
+        // a browser remembers a failed import of a URL (a server restarting while the
+        // page loads): a retry asks again under another URL
+        const url = state.importFailures ? `${path}?retry=${state.importFailures}` : path;
+        state.renderer = (await import(url)).render;
+      } catch {
+        state.importFailures += 1;
+        return renderGeneric; // the game stays playable; the next snapshot tries again
+      }
+    }
   }
   return state.renderer;
 }

@@ -4,12 +4,16 @@ between two pages, bot seats, spectators, clocks and resignation, and every game
 from __future__ import annotations
 
 import pathlib
+from dataclasses import replace
 from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.web.browser import call, play_random
+from tests.support.server import TEST_SETTINGS, catalog_with_example_game
+from tests.web.browser import WEB_DIR, call, play_random
+from tribes.server import App
+from tribes.store.redis import RedisStore
 
 pytestmark = pytest.mark.browser
 
@@ -261,4 +265,81 @@ async def test_board_is_drawn_with_the_pieces_of_the_view(
     shot = tmp_path / f"{game_type}.png"
     await board.screenshot(path=str(shot))
     assert shot.stat().st_size > 10_000  # a drawn picture, not an empty box
+    assert errors == []
+
+
+async def test_a_game_page_carries_on_across_a_server_restart(
+    browser: Any, redis_url: str, redis_prefix: str
+) -> None:
+    """A deploy: the server a page plays on stops (its session ends with UNAVAILABLE,
+    SERVER_SHUTTING_DOWN) and a new one takes its address; the page reconnects by itself,
+    shows no error, and follows the game on the new server."""
+    from playwright.async_api import expect
+
+    settings = replace(TEST_SETTINGS, web_dir=str(WEB_DIR))
+    first = await App.create(
+        settings,
+        catalog=catalog_with_example_game(),
+        store=RedisStore(redis_url, prefix=redis_prefix),
+    )
+    await first.start()
+    second: App | None = None
+    try:
+        base = f"http://127.0.0.1:{first.http_port}"
+        async with aiohttp.ClientSession(base) as http:
+            body = {"gameType": "rise_of_tribes", "seatCount": 2}
+            created = await call(http, "/v1/games", body)
+        name, tokens = created["game"]["name"], created["seatTokens"]
+        errors: list[str] = []
+        page = await open_page(
+            browser, f"{base}/web/game.html?game={name[6:]}&seat=0#token={tokens[0]}", errors
+        )
+        await expect(page.locator("#status")).to_have_text("live")
+        await expect(page.locator("svg.board g.hex")).not_to_have_count(0)
+        await first.stop(grace=0.5)
+        await expect(page.locator("#status")).to_have_text("reconnecting")
+        second = await App.create(
+            replace(settings, http_port=first.http_port or 0),
+            catalog=catalog_with_example_game(),
+            store=RedisStore(redis_url, prefix=redis_prefix),
+        )
+        await second.start()
+        async with aiohttp.ClientSession(base) as http:
+            await play_random(http, name, tokens, 1)
+        await wait_version_above(page, 1)
+        await expect(page.locator("#status")).to_have_text("live")
+        assert await page.locator("#banner").is_hidden()
+        assert errors == []
+    finally:
+        await (second or first).stop(grace=0.5)
+
+
+async def test_a_board_whose_script_failed_to_load_comes_with_the_next_snapshot(
+    browser: Any, base_url: str, http: aiohttp.ClientSession
+) -> None:
+    """The board's script failing to load (its server restarting as the page opens) leaves
+    the page working with the generic view, and a later snapshot draws the board: a browser
+    remembers a failed import, so the page asks again under another URL."""
+    from playwright.async_api import expect
+
+    created = await call(http, "/v1/games", {"gameType": "rise_of_tribes", "seatCount": 2})
+    name, tokens = created["game"]["name"], created["seatTokens"]
+    context = await browser.new_context(viewport=VIEWPORT)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    asked: list[str] = []
+
+    async def fail_the_first(route: Any) -> None:
+        asked.append(route.request.url)
+        await (route.abort() if len(asked) == 1 else route.continue_())
+
+    await page.route("**/web/games/rise_of_tribes.js*", fail_the_first)
+    await page.goto(f"{base_url}/web/game.html?game={name[6:]}")
+    await expect(page.locator("#status")).to_have_text("live")
+    await wait_version_above(page, 0)  # drawn, with the generic view
+    assert await page.locator("svg.board g.hex").count() == 0
+    await play_random(http, name, tokens, 1)
+    await expect(page.locator("svg.board g.hex")).not_to_have_count(0)
+    assert len(asked) == 2 and asked[1].endswith("?retry=1")
     assert errors == []
