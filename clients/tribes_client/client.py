@@ -234,16 +234,31 @@ class AsyncClient:
         self, name: str, *, presence: bool = False
     ) -> AsyncGenerator[pb.GameSnapshot, None]:
         """Snapshots as the game changes, until it ends; with ``presence``, also the
-        current version again whenever a seat comes or goes."""
+        current version again whenever a seat comes or goes.
+
+        A stream that ends with UNAVAILABLE (its replica is stopping, or lost the store's
+        change feed) is opened again, up to ``retries`` times in a row with the unary
+        calls' back-off, and goes on from the game's newest version; a version already
+        yielded is not yielded again (with ``presence`` it may be, as a presence change
+        repeats one)."""
         request = spb.WatchGameRequest(name=name, presence=presence)
-        call = self._stub.WatchGame(request, metadata=self._metadata)
-        try:
-            async for snapshot in call:
-                yield snapshot
-        except grpc.aio.AioRpcError as err:
-            raise TribesError.from_rpc_error(err) from None
-        finally:
-            call.cancel()
+        newest, failures = 0, 0
+        while True:
+            call = self._stub.WatchGame(request, metadata=self._metadata)
+            try:
+                async for snapshot in call:
+                    failures = 0
+                    if snapshot.version > newest or presence:
+                        newest = max(newest, snapshot.version)
+                        yield snapshot
+                return
+            except grpc.aio.AioRpcError as err:
+                if err.code() != grpc.StatusCode.UNAVAILABLE or failures >= self.retries:
+                    raise TribesError.from_rpc_error(err) from None
+            finally:
+                call.cancel()
+            await asyncio.sleep(0.1 * 2**failures)
+            failures += 1
 
 
 async def _next(stream: AsyncGenerator[T, None]) -> T:
