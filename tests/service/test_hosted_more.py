@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import grpc
@@ -24,8 +25,14 @@ from tests.service.test_hosted import (
     resign,
     until,
 )
-from tests.support.server import bearer, running_app
+from tests.support.server import (
+    TEST_SETTINGS,
+    bearer,
+    catalog_with_example_game,
+    running_app,
+)
 from tribes.core.botseats import random_choice
+from tribes.server import App
 from tribes.store import StoreUnavailableError
 from tribes.store.redis import RedisStore
 from tribes.v1 import common_pb2 as pb
@@ -247,3 +254,35 @@ async def test_a_seat_that_resigned_makes_no_more_moves() -> None:
         session.cancel()
         log = await log_of(stub, name)
         assert [(r.system, r.seat) for r in log] == [(False, 1), (True, 1), (False, 0), (False, 2)]
+
+
+async def test_a_stopping_server_gives_back_the_lease_of_a_decision_under_way(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """A bot decision under way when its server stops is cancelled and hands its lease
+    back, so another replica's sweep takes the game up at its next look, not 30 s later."""
+    thinking, go = threading.Event(), threading.Event()
+
+    def held(game: Any, state: Any, seat: int, kind: str, seed: int) -> Any:
+        thinking.set()
+        go.wait(10)
+        return random_choice(game, state, seat, kind, seed)
+
+    settings = replace(TEST_SETTINGS, sweep_interval=3600)
+    store = RedisStore(redis_url, prefix=redis_prefix)
+    app = await App.create(settings, catalog=catalog_with_example_game(), store=store)
+    await app.start()
+    try:
+        app.games.bots.chooser = held
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+            created = await create(Stub(channel), bots={1: "random"})
+        assert await asyncio.to_thread(thinking.wait, 10)
+        await app.stop(grace=0.5)
+    finally:
+        go.set()
+    other = RedisStore(redis_url, prefix=redis_prefix)
+    try:
+        decision = f"bot:{created.game.version}:1"
+        assert await other.claim(created.game.name[6:], decision, 30_000, "another replica")
+    finally:
+        await other.close()

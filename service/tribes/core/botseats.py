@@ -116,6 +116,11 @@ class BotSeats:
         except KNOWN as exc:  # the game moved on, or the store is away: the sweep retries
             log.debug("bot decision %s of %s not played: %s", decision, game_id, exc)
             await self._give_back(claimed, game_id, decision)
+        except asyncio.CancelledError:
+            # the process is stopping (``close``): another replica's sweep takes the game
+            # up at its next look, not when the lease runs out
+            await self._give_back(claimed, game_id, decision)
+            raise
         except Exception:
             log.exception("bot decision %s of %s failed", decision, game_id)
             await self._give_back(claimed, game_id, decision)
