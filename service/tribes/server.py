@@ -91,6 +91,7 @@ class App:
     _health_task: asyncio.Task[None] | None = None
     _log_task: asyncio.Task[None] | None = None
     _sweep_task: asyncio.Task[None] | None = None
+    _stopped: bool = False
 
     @classmethod
     async def create(
@@ -239,6 +240,10 @@ class App:
                 log.exception("sweep failed")
 
     async def stop(self, grace: float | None = None) -> None:
+        """Drain and release everything; a second call (a second signal) does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
         for task in (self._health_task, self._log_task, self._sweep_task):
             if task is not None:
                 task.cancel()

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from dataclasses import replace
 
 import grpc
 import pytest
 
 from tests.service.conftest import app  # noqa: F401  (the in-process server fixture)
-from tests.support.server import (
-    TEST_SETTINGS,
-    ServerProcess,
-    catalog_with_example_game,
-    server_process,
-)
+from tests.support.server import ServerProcess, running_app, server_process
 from tribes.server import App
 from tribes.store.redis import RedisStore
 from tribes_client import AsyncClient, Client, TribesError
@@ -113,28 +107,14 @@ async def test_async_client_watch_carries_on_across_a_server_restart(
     """A watch its server ends as it stops (UNAVAILABLE, SERVER_SHUTTING_DOWN) is opened
     again on the server that takes the address, and goes on with the next version
     without yielding one twice."""
-    first = await App.create(
-        TEST_SETTINGS,
-        catalog=catalog_with_example_game(),
-        store=RedisStore(redis_url, prefix=redis_prefix),
-    )
-    await first.start()
-    second: App | None = None
-    try:
+    async with running_app(RedisStore(redis_url, prefix=redis_prefix)) as first:
         async with AsyncClient(f"127.0.0.1:{first.port}", retries=6) as client:
             game, tokens = await client.create_game("goofspiel", 2, {"cards": "3"})
             watch = client.watch(game.name)
             assert (await anext(watch)).version == 1
             await first.stop(grace=0.5)
-            second = await App.create(
-                replace(TEST_SETTINGS, port=first.port),
-                catalog=catalog_with_example_game(),
-                store=RedisStore(redis_url, prefix=redis_prefix),
-            )
-            await second.start()
-            await client.with_token(tokens[0]).apply_move(game.name, move_id="bid:1")
-            async with asyncio.timeout(20):
-                assert (await anext(watch)).version == 2
-            await watch.aclose()
-    finally:
-        await (second or first).stop(grace=0.5)
+            async with running_app(RedisStore(redis_url, prefix=redis_prefix), port=first.port):
+                await client.with_token(tokens[0]).apply_move(game.name, move_id="bid:1")
+                async with asyncio.timeout(20):
+                    assert (await anext(watch)).version == 2
+                await watch.aclose()

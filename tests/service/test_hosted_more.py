@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import grpc
@@ -25,14 +24,8 @@ from tests.service.test_hosted import (
     resign,
     until,
 )
-from tests.support.server import (
-    TEST_SETTINGS,
-    bearer,
-    catalog_with_example_game,
-    running_app,
-)
+from tests.support.server import bearer, running_app
 from tribes.core.botseats import random_choice
-from tribes.server import App
 from tribes.store import StoreUnavailableError
 from tribes.store.redis import RedisStore
 from tribes.v1 import common_pb2 as pb
@@ -268,18 +261,16 @@ async def test_a_stopping_server_gives_back_the_lease_of_a_decision_under_way(
         go.wait(10)
         return random_choice(game, state, seat, kind, seed)
 
-    settings = replace(TEST_SETTINGS, sweep_interval=3600)
     store = RedisStore(redis_url, prefix=redis_prefix)
-    app = await App.create(settings, catalog=catalog_with_example_game(), store=store)
-    await app.start()
-    try:
+    async with running_app(store, sweep_interval=3600) as app:
         app.games.bots.chooser = held
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
-            created = await create(Stub(channel), bots={1: "random"})
-        assert await asyncio.to_thread(thinking.wait, 10)
-        await app.stop(grace=0.5)
-    finally:
-        go.set()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+                created = await create(Stub(channel), bots={1: "random"})
+            assert await asyncio.to_thread(thinking.wait, 10)
+            await app.stop(grace=0.5)
+        finally:
+            go.set()
     other = RedisStore(redis_url, prefix=redis_prefix)
     try:
         decision = f"bot:{created.game.version}:1"

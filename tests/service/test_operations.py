@@ -13,7 +13,6 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import aiohttp
@@ -27,9 +26,7 @@ from tests.service.helpers import create, fails, get, goofspiel_view, move
 from tests.support.redis_server import PrivateRedis, free_port
 from tests.support.server import (
     ROOT,
-    TEST_SETTINGS,
     bearer,
-    catalog_with_example_game,
     running_app,
     server_process,
 )
@@ -336,52 +333,38 @@ async def test_stopping_ends_every_stream_as_shutting_down(
     client was sent (101 for a WebSocket, 200 for server-sent events), never as a 500."""
     store = MemoryStore() if kind == "memory" else RedisStore(redis_url, prefix=redis_prefix)
     log = io.StringIO()
-    settings = replace(TEST_SETTINGS, log_requests=True)
-    app = await App.create(
-        settings, catalog=catalog_with_example_game(), store=store, request_stream=log
-    )
-    await app.start()
-    stopping: asyncio.Task[None] | None = None
-    try:
-        async with (
-            grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel,
-            aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http,
-        ):
-            stub = spb_grpc.GameServiceStub(channel)
-            created = await create(stub)
-            play = stub.Play(metadata=bearer(created.tokens[0]))
-            await play.write(spb.PlayRequest(open=spb.OpenSession(name=created.name)))
-            watch = stub.WatchGame(spb.WatchGameRequest(name=created.name))
-            socket = await http.ws_connect(
-                f"/v1/{created.name}:play?access_token={created.tokens[1]}"
-            )
-            events = await http.get(f"/v1/{created.name}:watch")
-            async with asyncio.timeout(10):
-                assert (await play.read()).snapshot.version == 1
-                assert (await watch.read()).version == 1
-                assert json.loads((await socket.receive()).data)["snapshot"]["version"] == "1"
-                assert (await events.content.readuntil(b"\n\n")).startswith(b"id: 1\n")
+    async with (
+        running_app(store, request_stream=log, log_requests=True) as app,
+        grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel,
+        aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http,
+    ):
+        stub = spb_grpc.GameServiceStub(channel)
+        created = await create(stub)
+        play = stub.Play(metadata=bearer(created.tokens[0]))
+        await play.write(spb.PlayRequest(open=spb.OpenSession(name=created.name)))
+        watch = stub.WatchGame(spb.WatchGameRequest(name=created.name))
+        socket = await http.ws_connect(f"/v1/{created.name}:play?access_token={created.tokens[1]}")
+        events = await http.get(f"/v1/{created.name}:watch")
+        async with asyncio.timeout(10):
+            assert (await play.read()).snapshot.version == 1
+            assert (await watch.read()).version == 1
+            assert json.loads((await socket.receive()).data)["snapshot"]["version"] == "1"
+            assert (await events.content.readuntil(b"\n\n")).startswith(b"id: 1\n")
 
-            stopping = asyncio.create_task(app.stop(grace=1.0))
-            async with asyncio.timeout(10):
-                for stream in (play, watch):
-                    code, reason, _ = await fails(_drain(stream))
-                    assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "SERVER_SHUTTING_DOWN")
-                frames = [frame async for frame in socket]
-                assert socket.close_code == aiohttp.WSCloseCode.GOING_AWAY
-                ended = json.loads(frames[-1].data)["error"]
-                assert (ended["code"], ended["details"][0]["reason"]) == (
-                    14,
-                    "SERVER_SHUTTING_DOWN",
-                )
-                assert "shutting down" in ended["message"]
-                tail = (await events.content.read()).split(b"\n\n")
-                last = next(e for e in reversed(tail) if e.startswith(b"event: error"))
-                assert b'"reason":"SERVER_SHUTTING_DOWN"' in last.replace(b" ", b"")
-                await stopping
-    finally:
-        if stopping is None:
-            await app.stop(grace=0.5)
+        stopping = asyncio.create_task(app.stop(grace=1.0))
+        async with asyncio.timeout(10):
+            for stream in (play, watch):
+                code, reason, _ = await fails(_drain(stream))
+                assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "SERVER_SHUTTING_DOWN")
+            frames = [frame async for frame in socket]
+            assert socket.close_code == aiohttp.WSCloseCode.GOING_AWAY
+            ended = json.loads(frames[-1].data)["error"]
+            assert (ended["code"], ended["details"][0]["reason"]) == (14, "SERVER_SHUTTING_DOWN")
+            assert "shutting down" in ended["message"]
+            tail = (await events.content.read()).split(b"\n\n")
+            last = next(e for e in reversed(tail) if e.startswith(b"event: error"))
+            assert b'"reason":"SERVER_SHUTTING_DOWN"' in last.replace(b" ", b"")
+            await stopping
     logged = [json.loads(line) for line in log.getvalue().splitlines()]
     lines = {line["method"]: line["code"] for line in logged}
     assert lines["Play"] == lines["WatchGame"] == "Unavailable"

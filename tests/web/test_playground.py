@@ -4,15 +4,13 @@ between two pages, bot seats, spectators, clocks and resignation, and every game
 from __future__ import annotations
 
 import pathlib
-from dataclasses import replace
 from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.support.server import TEST_SETTINGS, catalog_with_example_game
+from tests.support.server import running_app
 from tests.web.browser import WEB_DIR, call, play_random
-from tribes.server import App
 from tribes.store.redis import RedisStore
 
 pytestmark = pytest.mark.browser
@@ -276,15 +274,8 @@ async def test_a_game_page_carries_on_across_a_server_restart(
     shows no error, and follows the game on the new server."""
     from playwright.async_api import expect
 
-    settings = replace(TEST_SETTINGS, web_dir=str(WEB_DIR))
-    first = await App.create(
-        settings,
-        catalog=catalog_with_example_game(),
-        store=RedisStore(redis_url, prefix=redis_prefix),
-    )
-    await first.start()
-    second: App | None = None
-    try:
+    web = str(WEB_DIR)
+    async with running_app(RedisStore(redis_url, prefix=redis_prefix), web_dir=web) as first:
         base = f"http://127.0.0.1:{first.http_port}"
         async with aiohttp.ClientSession(base) as http:
             body = {"gameType": "rise_of_tribes", "seatCount": 2}
@@ -298,20 +289,14 @@ async def test_a_game_page_carries_on_across_a_server_restart(
         await expect(page.locator("svg.board g.hex")).not_to_have_count(0)
         await first.stop(grace=0.5)
         await expect(page.locator("#status")).to_have_text("reconnecting")
-        second = await App.create(
-            replace(settings, http_port=first.http_port or 0),
-            catalog=catalog_with_example_game(),
-            store=RedisStore(redis_url, prefix=redis_prefix),
-        )
-        await second.start()
-        async with aiohttp.ClientSession(base) as http:
-            await play_random(http, name, tokens, 1)
-        await wait_version_above(page, 1)
-        await expect(page.locator("#status")).to_have_text("live")
-        assert await page.locator("#banner").is_hidden()
-        assert errors == []
-    finally:
-        await (second or first).stop(grace=0.5)
+        store = RedisStore(redis_url, prefix=redis_prefix)
+        async with running_app(store, web_dir=web, http_port=first.http_port or 0):
+            async with aiohttp.ClientSession(base) as http:
+                await play_random(http, name, tokens, 1)
+            await wait_version_above(page, 1)
+            await expect(page.locator("#status")).to_have_text("live")
+            assert await page.locator("#banner").is_hidden()
+            assert errors == []
 
 
 async def test_a_board_whose_script_failed_to_load_comes_with_the_next_snapshot(
