@@ -115,9 +115,19 @@ class AsyncClient:
             except grpc.aio.AioRpcError as err:
                 if err.code() in _RETRYABLE and attempt < self.retries:
                     await asyncio.sleep(0.1 * 2**attempt)
+                    # 1 s, then 2 s, ...: a wrong address still fails within seconds
+                    await self._reachable(min(self.timeout, 2.0**attempt))
                     continue
                 raise TribesError.from_rpc_error(err) from None
         raise AssertionError("unreachable")
+
+    async def _reachable(self, seconds: float) -> None:
+        """Wait up to ``seconds`` for the channel to reach a server: after a replica
+        stopped, its address may serve nothing for a while (a deploy), and the channel
+        then fails calls at once until it connects again."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(0.0, seconds)):
+                await self._channel.channel_ready()
 
     async def list_game_types(self) -> list[pb.GameType]:
         response = await self._call(self._stub.ListGameTypes, spb.ListGameTypesRequest())
@@ -237,28 +247,35 @@ class AsyncClient:
         current version again whenever a seat comes or goes.
 
         A stream that ends with UNAVAILABLE (its replica is stopping, or lost the store's
-        change feed) is opened again, up to ``retries`` times in a row with the unary
-        calls' back-off, and goes on from the game's newest version; a version already
-        yielded is not yielded again (with ``presence`` it may be, as a presence change
-        repeats one)."""
+        change feed) is opened again — with a back-off, once the channel reaches a server
+        again — for up to ``timeout`` seconds after its last snapshot (``retries=0``: not
+        at all), and goes on from the game's newest version; a version already yielded is
+        not yielded again (with ``presence`` it may be, as a presence change repeats
+        one)."""
         request = spb.WatchGameRequest(name=name, presence=presence)
-        newest, failures = 0, 0
+        loop = asyncio.get_running_loop()
+        newest, pause = 0, 0.1
+        giving_up: float | None = None  # when reopening stops, once a stream failed
         while True:
             call = self._stub.WatchGame(request, metadata=self._metadata)
             try:
                 async for snapshot in call:
-                    failures = 0
+                    giving_up, pause = None, 0.1
                     if snapshot.version > newest or presence:
                         newest = max(newest, snapshot.version)
                         yield snapshot
                 return
             except grpc.aio.AioRpcError as err:
-                if err.code() != grpc.StatusCode.UNAVAILABLE or failures >= self.retries:
+                if giving_up is None:
+                    giving_up = loop.time() + self.timeout
+                retry = err.code() == grpc.StatusCode.UNAVAILABLE and self.retries > 0
+                if not retry or loop.time() >= giving_up:
                     raise TribesError.from_rpc_error(err) from None
             finally:
                 call.cancel()
-            await asyncio.sleep(0.1 * 2**failures)
-            failures += 1
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
+            await self._reachable(giving_up - loop.time())
 
 
 async def _next(stream: AsyncGenerator[T, None]) -> T:
