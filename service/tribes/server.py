@@ -240,7 +240,7 @@ class App:
                 log.exception("sweep failed")
 
     async def stop(self, grace: float | None = None) -> None:
-        """Drain and release everything; a second call (a second signal) does nothing."""
+        """Drain and release everything; a second call does nothing."""
         if self._stopped:
             return
         self._stopped = True

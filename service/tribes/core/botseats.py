@@ -97,9 +97,14 @@ class BotSeats:
             self.kick(waiting[0], game_id, waiting[1])
 
     async def _decide(self, entry: Entry, game_id: str, cached: Cached, seat: int) -> None:
+        """Claim the decision's lease, choose and play; a decision not played — refused,
+        failed, or cancelled because the process is stopping — hands its lease back at
+        once, so the sweep's next look (here or on another replica) takes it without
+        waiting for the lease to run out; its request id still lands the move once if a
+        refused commit did land."""
         games = self.games
         decision = f"bot:{cached.version}:{seat}"
-        claimed = False
+        claimed = played = False
         try:
             async with self._slots:
                 if not await games.store.claim(game_id, decision, LEASE_MS, self._holder):
@@ -110,28 +115,18 @@ class BotSeats:
                 move = await asyncio.to_thread(
                     self.chooser, entry.game, cached.state, seat, kind, seed
                 )
-                played = await games.play_as(game_id, seat, move.key, cached.version, decision)
+                version = await games.play_as(game_id, seat, move.key, cached.version, decision)
+                played = True
                 games.metrics.inc(games.metrics.bot_moves, entry.game.id, kind)
-                log.debug("bot %s moved %s in %s at %d", kind, move.key, game_id, played)
+                log.debug("bot %s moved %s in %s at %d", kind, move.key, game_id, version)
         except KNOWN as exc:  # the game moved on, or the store is away: the sweep retries
             log.debug("bot decision %s of %s not played: %s", decision, game_id, exc)
-            await self._give_back(claimed, game_id, decision)
-        except asyncio.CancelledError:
-            # the process is stopping (``close``): another replica's sweep takes the game
-            # up at its next look, not when the lease runs out
-            await self._give_back(claimed, game_id, decision)
-            raise
         except Exception:
             log.exception("bot decision %s of %s failed", decision, game_id)
-            await self._give_back(claimed, game_id, decision)
-
-    async def _give_back(self, claimed: bool, game_id: str, decision: str) -> None:
-        """A decision not played hands its lease back at once, so the sweep's next look
-        (here or on another replica) may take it without waiting for it to expire; its
-        request id still lands the move once if the refused commit did land."""
-        if claimed:
-            with contextlib.suppress(*KNOWN):
-                await self.games.store.unclaim(game_id, decision, self._holder)
+        finally:
+            if claimed and not played:
+                with contextlib.suppress(*KNOWN):
+                    await games.store.unclaim(game_id, decision, self._holder)
 
     async def close(self) -> None:
         self._closed = True
