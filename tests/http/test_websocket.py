@@ -52,6 +52,38 @@ async def test_a_seat_plays_over_websocket(http: Http) -> None:
         assert bad == "MALFORMED_REQUEST"
 
 
+async def test_a_first_open_frame_for_the_urls_game_is_taken_as_the_opening(http: Http) -> None:
+    """The URL opens the session; a client that also sends ``open`` first, as it would on
+    ``Play``, is not refused for it (with or without the name, in JSON or binary). A later
+    ``open``, or a first one naming another game, is refused and the session goes on."""
+    name, tokens = await _create(http)
+    other, _ = await _create(http)
+    url = f"/v1/{name}:play"
+    async with http.ws_connect(url, headers=auth(tokens[0])) as socket:
+        assert (await _frame(socket))["snapshot"]["version"] == "1"
+        await socket.send_str(json.dumps({"open": {"name": name, "fromVersion": "1"}}))
+        await socket.send_str(json.dumps({"move": {"moveId": "bid:2", "requestId": "m1"}}))
+        answer = await _frame(socket)  # the move's answer comes next: no rejection before it
+        assert (answer["snapshot"]["version"], answer["requestId"]) == ("2", "m1")
+        await socket.send_str(json.dumps({"open": {"name": name}}))
+        again = (await _frame(socket))["rejected"]["status"]["details"][0]["reason"]
+        assert again == "SESSION_ALREADY_OPEN"
+    protocols = ("tribes.v1.proto",)
+    async with http.ws_connect(url, headers=auth(tokens[1]), protocols=protocols) as socket:
+        assert (await _binary(socket)).snapshot.version == 2
+        await socket.send_bytes(spb.PlayRequest(open=spb.OpenSession()).SerializeToString())
+        await socket.send_bytes(_move("bid:1", 2, "m2"))
+        answer = await _binary(socket)
+        assert (answer.snapshot.version, answer.request_id) == (3, "m2")
+    async with http.ws_connect(url, headers=auth(tokens[0])) as socket:
+        assert (await _frame(socket))["snapshot"]["version"] == "3"
+        await socket.send_str(json.dumps({"open": {"name": other}}))
+        refused = (await _frame(socket))["rejected"]["status"]["details"][0]["reason"]
+        assert refused == "SESSION_ALREADY_OPEN"
+        await socket.send_str(json.dumps({"move": {"moveId": "bid:3", "expectedVersion": "3"}}))
+        assert (await _frame(socket))["snapshot"]["version"] == "4"
+
+
 async def test_a_browser_style_session_takes_the_token_in_the_query(http: Http) -> None:
     """?access_token= (a browser WebSocket cannot set headers) and ?from_version=."""
     name, tokens = await _create(http)

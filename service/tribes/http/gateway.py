@@ -380,11 +380,15 @@ class _BadFrame:
 
 async def _frames(socket: web.WebSocketResponse, opened: spb.OpenSession, binary: bool) -> Any:
     """The session's requests: the open from the URL, then one per frame (text frames of
-    JSON, or binary frames of protobuf under ``BINARY_SUBPROTOCOL``)."""
+    JSON, or binary frames of protobuf under ``BINARY_SUBPROTOCOL``). A first frame that
+    opens the URL's game, as a ``Play`` client's first request does, is that same opening:
+    it is dropped, not refused (the URL's ``from_version`` is the one that counts)."""
     yield spb.PlayRequest(open=opened)
     wanted = aiohttp.WSMsgType.BINARY if binary else aiohttp.WSMsgType.TEXT
     parse = spb.PlayRequest.FromString
+    first = True
     async for frame in socket:
+        opening, first = first, False
         if frame.type is not wanted:
             if frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.ERROR):
                 return
@@ -398,6 +402,12 @@ async def _frames(socket: web.WebSocketResponse, opened: spb.OpenSession, binary
                 json_format.Parse(frame.data, message)
         except (json_format.ParseError, DecodeError, ValueError, TypeError, RecursionError):
             yield _BadFrame()
+            continue
+        if (
+            opening
+            and message.WhichOneof("kind") == "open"
+            and message.open.name in ("", opened.name)
+        ):
             continue
         yield message
 
