@@ -1,6 +1,7 @@
 /**
  * A real tribes server for the SDK's tests: `python -m tribes` from the repository's venv,
- * on any free port, with the embedded store, seeds honoured, no create limit and the test
+ * on any free port (or the ones `env` names), with the embedded store (or `env`'s
+ * REDIS_URL), seeds honoured, no create limit and the test
  * game `goofspiel` (tests/games/goofspiel) loaded as a plugin. Each test file starts one
  * and stops it when done. TRIBES_PYTHON names another interpreter.
  */
@@ -49,7 +50,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     TRIBES_HEALTH_INTERVAL_SECONDS: "0.5",
     ...env,
   };
-  delete childEnv["REDIS_URL"]; // the embedded store: each test file has its own games
+  // the embedded store, each test file with its own games, unless the test names a Redis
+  if (env["REDIS_URL"] === undefined) delete childEnv["REDIS_URL"];
   const child = spawn(python, ["-m", "tribes"], {
     cwd: root,
     env: childEnv,
