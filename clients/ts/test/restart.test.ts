@@ -28,6 +28,12 @@ const REDIS = process.env["TRIBES_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/0"
 const PREFIX = `tribes-ts-restart-${randomUUID().slice(0, 12)}`;
 const servers: Server[] = [];
 
+/** A socket the session opened: its URL, and the code it closed with. */
+interface Opened {
+  url: string;
+  closed?: number;
+}
+
 after(async () => {
   for (const server of servers) await server.stop();
   const python = process.env["TRIBES_PYTHON"] ?? join(repoRoot(), ".venv", "bin", "python");
@@ -52,11 +58,11 @@ async function freePort(): Promise<number> {
 }
 
 /** `ws` sockets that remember the URL each was opened at and the code each closed with. */
-function recording(made: { url: string; closed?: number }[]): WebSocketConstructor {
+function recording(made: Opened[]): WebSocketConstructor {
   return class extends WebSocket {
     constructor(url: string, protocols?: string[]) {
       super(url, protocols);
-      const entry: { url: string; closed?: number } = { url };
+      const entry: Opened = { url };
       made.push(entry);
       this.on("close", (code: number) => (entry.closed = code));
     }
@@ -90,7 +96,7 @@ test("sessions carry on across a server restart; a move made meanwhile is played
     reconnectDelayMs: 100,
   });
   const table = await goofspiel(client, 3);
-  const made: { url: string; closed?: number }[] = [];
+  const made: Opened[] = [];
   const sessions = table.seats.map((seat) => seat.play(table.name, { WebSocket: recording(made) }));
   const seen = sessions.map((s) => collect(s));
   for (const events of seen) events.catch(() => {}); // a failed session fails below, not here
@@ -109,7 +115,7 @@ async function played(
   sessions: PlaySession[],
   first: Server,
   env: Record<string, string>,
-  made: { url: string; closed?: number }[],
+  made: Opened[],
   table: Table,
 ): Promise<void> {
   await until("both opening snapshots", () => sessions.every((s) => s.snapshot !== undefined));
