@@ -135,6 +135,8 @@ for (const frames of ["binary", "json"] as const) {
       seat.play(table.name, { frames, WebSocket: sockets.Socket }),
     );
     const seen = sessions.map((s) => collect(s));
+    // both open before the first move: a session opened after it starts at version 2
+    await until("both opening snapshots", () => sessions.every((s) => s.snapshot !== undefined));
     const played: bigint[] = [];
     for (const card of [5, 4, 3, 2, 1]) {
       for (const [seat, session] of sessions.entries()) {
