@@ -5,7 +5,15 @@ from tribes_client.client import (
     PLAY_SUBPROTOCOL,
     AsyncClient,
     Client,
+    PlaySession,
     TribesError,
 )
 
-__all__ = ["DEFAULT_TARGET", "PLAY_SUBPROTOCOL", "AsyncClient", "Client", "TribesError"]
+__all__ = [
+    "DEFAULT_TARGET",
+    "PLAY_SUBPROTOCOL",
+    "AsyncClient",
+    "Client",
+    "PlaySession",
+    "TribesError",
+]

@@ -16,6 +16,7 @@ UNAVAILABLE or a deadline, so a retry can never play a move twice. Failures rais
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import uuid
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping
@@ -52,15 +53,30 @@ class TribesError(Exception):
 
     @classmethod
     def from_rpc_error(cls, err: grpc.aio.AioRpcError) -> TribesError:
-        reason, metadata = "", {}
         for key, value in err.trailing_metadata() or ():
             if key == "grpc-status-details-bin":
-                status = status_pb2.Status.FromString(value)
-                for detail in status.details:
-                    info = error_details_pb2.ErrorInfo()
-                    if detail.Unpack(info):
-                        reason, metadata = info.reason, dict(info.metadata)
-        return cls(err.code(), reason, err.details() or "", metadata)
+                reason, metadata = _reason_of(status_pb2.Status.FromString(value))
+                return cls(err.code(), reason, err.details() or "", metadata)
+        return cls(err.code(), "", err.details() or "")
+
+    @classmethod
+    def from_status(cls, status: status_pb2.Status) -> TribesError:
+        """The error a ``google.rpc.Status`` carries (a session's ``MoveRejected``)."""
+        reason, metadata = _reason_of(status)
+        code = _CODES.get(status.code, grpc.StatusCode.UNKNOWN)
+        return cls(code, reason, status.message, metadata)
+
+
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def _reason_of(status: status_pb2.Status) -> tuple[str, dict[str, str]]:
+    """The ``ErrorInfo`` reason and metadata among a status's details."""
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason, dict(info.metadata)
+    return "", {}
 
 
 class AsyncClient:
@@ -276,6 +292,227 @@ class AsyncClient:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 2.0)
             await self._reachable(giving_up - loop.time())
+
+    def play(self, name: str, *, from_version: int | None = None) -> PlaySession:
+        """A play session for this client's seat (none: a spectator's): see ``PlaySession``.
+
+        async with seat.play(game.name) as session:
+            async for event in session:
+                if event.WhichOneof("kind") == "snapshot" and ...:
+                    await session.move(move_id=..., expected_version=...)
+        """
+        return PlaySession(self, name, from_version)
+
+
+class PlaySession:
+    """One seat's ``Play`` stream (README "Play sessions"): iterate it for ``PlayEvent``
+    messages — a ``snapshot`` after every change of the game, whoever made it, and a
+    ``rejected`` for each refused move of this session — until the game ends; ``move``
+    plays a move in the stream and returns the snapshot that answers it (or raises the
+    refusal as ``TribesError``).
+
+    A stream that ends with UNAVAILABLE (its server is stopping, or lost the store's change
+    feed) is opened again, with a back-off, for up to the client's ``timeout`` after the
+    last event, from the newest version seen (``from_version``), and every move still
+    unanswered is sent again with its ``request_id``, so it is played once. A snapshot is
+    yielded once (a newer version, or the same version with a new seat list). At most
+    ``MAX_EVENTS`` events wait to be taken: a reader further behind (or none: a bot that
+    only calls ``move`` and reads ``snapshot``) loses the oldest. A session-ending error
+    (a wrong token, no such game) is raised by the iteration and by every unanswered move.
+    """
+
+    #: events kept for the iteration to take (the oldest go first)
+    MAX_EVENTS = 64
+
+    def __init__(self, client: AsyncClient, name: str, from_version: int | None) -> None:
+        self._client, self._name, self._from = client, name, from_version
+        self._task: asyncio.Task[None] | None = None
+        self._call: Any = None
+        self._writing = asyncio.Lock()
+        self._pending: dict[str, tuple[spb.PlayRequest, asyncio.Future[pb.GameSnapshot]]] = {}
+        self._events: collections.deque[spb.PlayEvent] = collections.deque(maxlen=self.MAX_EVENTS)
+        self._ready = asyncio.Event()
+        self._state = "open"  # then "ended" (the game is over), "failed" or "closed"
+        self._failure: TribesError | None = None
+        self.snapshot: pb.GameSnapshot | None = None  # the newest received
+
+    async def __aenter__(self) -> PlaySession:
+        self._start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __aiter__(self) -> PlaySession:
+        return self
+
+    async def __anext__(self) -> spb.PlayEvent:
+        self._start()
+        while not self._events:
+            if self._failure is not None:
+                raise self._failure
+            if self._state != "open":
+                raise StopAsyncIteration
+            self._ready.clear()
+            await self._ready.wait()
+        return self._events.popleft()
+
+    async def move(
+        self,
+        *,
+        move_id: str | None = None,
+        move: pb.Move | None = None,
+        expected_version: int = 0,
+        request_id: str | None = None,
+    ) -> pb.GameSnapshot:
+        """Play one move in the session: the snapshot that includes it (also yielded as an
+        event), or its refusal raised as ``TribesError`` (the session goes on)."""
+        if (move_id is None) == (move is None):
+            raise ValueError("give exactly one of move_id and move")
+        self._start()
+        if self._failure is not None:
+            raise self._failure
+        if self._state == "closed":
+            raise _closed()
+        request = spb.PlayRequest(
+            move=spb.ApplyMoveRequest(
+                name=self._name,
+                expected_version=expected_version,
+                request_id=request_id or uuid.uuid4().hex,
+            )
+        )
+        if move is not None:
+            request.move.move.CopyFrom(move)
+        else:
+            request.move.move_id = move_id or ""
+        answer: asyncio.Future[pb.GameSnapshot] = asyncio.get_running_loop().create_future()
+        key = request.move.request_id
+        self._pending[key] = (request, answer)
+        try:
+            if self._state == "ended":  # the game is over: answered as ApplyMove answers
+                return await self._client.apply_move(self._name, **self._unary(request))
+            if self._call is not None:
+                # a stream that just ended refuses it: it goes again on the next one
+                with contextlib.suppress(asyncio.InvalidStateError, grpc.aio.AioRpcError):
+                    await self._write(self._call, request)
+            return await answer
+        finally:
+            self._pending.pop(key, None)
+
+    async def close(self) -> None:
+        """End the session: the iteration stops, unanswered moves raise CANCELLED."""
+        if self._task is not None:
+            self._task.cancel()
+            # a defect's exception has become the session's failure already
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self._finish("closed")
+
+    # -- the stream ------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self._task is None and self._state == "open":
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        try:
+            await self._serve()
+        except Exception as exc:  # a defect here must end the iteration, not hang it
+            failure = TribesError(grpc.StatusCode.UNKNOWN, "CLIENT_ERROR", str(exc)[:200])
+            self._finish("failed", failure)
+            raise
+
+    async def _serve(self) -> None:
+        client, loop = self._client, asyncio.get_running_loop()
+        pause, giving_up = 0.1, loop.time() + client.timeout
+        while True:
+            call = client._stub.Play(metadata=client._metadata)
+            try:
+                opening = spb.OpenSession(name=self._name)
+                held = self.snapshot.version if self.snapshot is not None else self._from
+                if held is not None:
+                    opening.from_version = held
+                # a stream the server already ended refuses writes; its read says why
+                with contextlib.suppress(asyncio.InvalidStateError):
+                    await self._write(call, spb.PlayRequest(open=opening))
+                    self._call = call
+                    for request, _ in list(self._pending.values()):
+                        await self._write(call, request)
+                while (event := await call.read()) is not grpc.aio.EOF:
+                    pause, giving_up = 0.1, loop.time() + client.timeout
+                    self._receive(event)
+                self._call = None
+                await self._settle()
+                self._finish("ended")
+                return
+            except grpc.aio.AioRpcError as err:
+                self._call = None
+                retry = err.code() == grpc.StatusCode.UNAVAILABLE and client.retries > 0
+                if not retry or loop.time() >= giving_up:
+                    self._finish("failed", TribesError.from_rpc_error(err))
+                    return
+            finally:
+                call.cancel()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
+            await client._reachable(giving_up - loop.time())
+
+    async def _write(self, call: Any, request: spb.PlayRequest) -> None:
+        async with self._writing:  # one write at a time on a stream
+            await call.write(request)
+
+    def _receive(self, event: spb.PlayEvent) -> None:
+        kind = event.WhichOneof("kind")
+        pending = self._pending.get(event.request_id) if event.request_id else None
+        answer = pending[1] if pending is not None else None
+        if kind == "snapshot":
+            snap = event.snapshot
+            if answer is not None and not answer.done():
+                answer.set_result(snap)
+            last = self.snapshot
+            if last is not None and (
+                snap.version < last.version
+                or (snap.version == last.version and list(snap.seats) == list(last.seats))
+            ):
+                return  # seen (a retried move's answer, or a repeat after reconnecting)
+            self.snapshot = snap
+        elif kind == "rejected" and answer is not None and not answer.done():
+            answer.set_exception(TribesError.from_status(event.rejected.status))
+        self._events.append(event)
+        self._ready.set()
+
+    async def _settle(self) -> None:
+        """Moves left unanswered when the game ended: answered as ``ApplyMove`` would
+        (the move's first answer if it was played, else the refusal)."""
+        while unsettled := [(r, a) for r, a in self._pending.values() if not a.done()]:
+            for request, answer in unsettled:
+                try:
+                    played = await self._client.apply_move(self._name, **self._unary(request))
+                except TribesError as exc:
+                    if not answer.done():
+                        answer.set_exception(exc)
+                else:
+                    if not answer.done():
+                        answer.set_result(played)
+
+    @staticmethod
+    def _unary(request: spb.PlayRequest) -> dict[str, Any]:
+        move = request.move
+        choice = {"move": move.move} if move.HasField("move") else {"move_id": move.move_id}
+        return {**choice, "expected_version": move.expected_version, "request_id": move.request_id}
+
+    def _finish(self, state: str, failure: TribesError | None = None) -> None:
+        """The session is over: the game "ended", it "failed" (``failure``) or was "closed"."""
+        if self._state == "open":
+            self._state, self._failure = state, failure
+        for _, answer in self._pending.values():
+            if not answer.done():
+                answer.set_exception(self._failure or _closed())
+        self._ready.set()
+
+
+def _closed() -> TribesError:
+    return TribesError(grpc.StatusCode.CANCELLED, "SESSION_CLOSED", "the session was closed")
 
 
 async def _next(stream: AsyncGenerator[T, None]) -> T:
