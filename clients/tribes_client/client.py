@@ -194,17 +194,7 @@ class AsyncClient:
         request_id: str | None = None,
     ) -> pb.GameSnapshot:
         """Play one move (by legal-move id or typed) for this client's seat."""
-        if (move_id is None) == (move is None):
-            raise ValueError("give exactly one of move_id and move")
-        request = spb.ApplyMoveRequest(
-            name=name,
-            expected_version=expected_version,
-            request_id=request_id or uuid.uuid4().hex,
-        )
-        if move is not None:
-            request.move.CopyFrom(move)
-        else:
-            request.move_id = move_id or ""
+        request = _move_request(name, move_id, move, expected_version, request_id)
         return await self._call(self._stub.ApplyMove, request)
 
     async def list_moves(self, name: str, *, page_size: int = 100) -> list[pb.MoveRecord]:
@@ -262,36 +252,28 @@ class AsyncClient:
         """Snapshots as the game changes, until it ends; with ``presence``, also the
         current version again whenever a seat comes or goes.
 
-        A stream that ends with UNAVAILABLE (its replica is stopping, or lost the store's
-        change feed) is opened again — with a back-off, once the channel reaches a server
-        again — for up to ``timeout`` seconds after its last snapshot (``retries=0``: not
-        at all), and goes on from the game's newest version; a version already yielded is
+        A stream that ends with UNAVAILABLE is opened again (``_Reopening``: with a
+        back-off, for up to ``timeout`` seconds; ``retries=0``: not at all), and goes on
+        from the game's newest version; a version already yielded is
         not yielded again (with ``presence`` it may be, as a presence change repeats
         one)."""
         request = spb.WatchGameRequest(name=name, presence=presence)
-        loop = asyncio.get_running_loop()
-        newest, pause = 0, 0.1
-        giving_up: float | None = None  # when reopening stops, once a stream failed
+        reopening = _Reopening(self)
+        newest = 0
         while True:
             call = self._stub.WatchGame(request, metadata=self._metadata)
             try:
                 async for snapshot in call:
-                    giving_up, pause = None, 0.1
+                    reopening.delivered()
                     if snapshot.version > newest or presence:
                         newest = max(newest, snapshot.version)
                         yield snapshot
                 return
             except grpc.aio.AioRpcError as err:
-                if giving_up is None:
-                    giving_up = loop.time() + self.timeout
-                retry = err.code() == grpc.StatusCode.UNAVAILABLE and self.retries > 0
-                if not retry or loop.time() >= giving_up:
-                    raise TribesError.from_rpc_error(err) from None
+                ended = err
             finally:
                 call.cancel()
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 2.0)
-            await self._reachable(giving_up - loop.time())
+            await reopening.after(ended)
 
     def play(self, name: str, *, from_version: int | None = None) -> PlaySession:
         """A play session for this client's seat (none: a spectator's): see ``PlaySession``.
@@ -304,6 +286,54 @@ class AsyncClient:
         return PlaySession(self, name, from_version)
 
 
+def _move_request(
+    name: str,
+    move_id: str | None,
+    move: pb.Move | None,
+    expected_version: int,
+    request_id: str | None,
+) -> spb.ApplyMoveRequest:
+    """An ``ApplyMoveRequest`` (in a unary call or a session) with a fresh request id
+    unless one is given."""
+    if (move_id is None) == (move is None):
+        raise ValueError("give exactly one of move_id and move")
+    request = spb.ApplyMoveRequest(
+        name=name, expected_version=expected_version, request_id=request_id or uuid.uuid4().hex
+    )
+    if move is not None:
+        request.move.CopyFrom(move)
+    else:
+        request.move_id = move_id or ""
+    return request
+
+
+class _Reopening:
+    """When to open a stream again that ended with UNAVAILABLE (its replica is stopping,
+    or lost the store's change feed): after a back-off, once the channel reaches a server
+    again, for up to the client's ``timeout`` from the first failure since the stream last
+    delivered something (``retries=0``: never)."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self._client = client
+        self._pause = 0.1
+        self._until: float | None = None
+
+    def delivered(self) -> None:
+        self._pause, self._until = 0.1, None
+
+    async def after(self, ended: grpc.aio.AioRpcError) -> None:
+        """Wait until the stream may be opened again, or raise its end as TribesError."""
+        loop, client = asyncio.get_running_loop(), self._client
+        if self._until is None:
+            self._until = loop.time() + client.timeout
+        retry = ended.code() == grpc.StatusCode.UNAVAILABLE and client.retries > 0
+        if not retry or loop.time() >= self._until:
+            raise TribesError.from_rpc_error(ended) from None
+        await asyncio.sleep(self._pause)
+        self._pause = min(self._pause * 2, 2.0)
+        await client._reachable(self._until - loop.time())
+
+
 class PlaySession:
     """One seat's ``Play`` stream (README "Play sessions"): iterate it for ``PlayEvent``
     messages — a ``snapshot`` after every change of the game, whoever made it, and a
@@ -311,9 +341,8 @@ class PlaySession:
     plays a move in the stream and returns the snapshot that answers it (or raises the
     refusal as ``TribesError``).
 
-    A stream that ends with UNAVAILABLE (its server is stopping, or lost the store's change
-    feed) is opened again, with a back-off, for up to the client's ``timeout`` after the
-    last event, from the newest version seen (``from_version``), and every move still
+    A stream that ends with UNAVAILABLE is opened again as ``watch``'s is (``_Reopening``),
+    from the newest version seen (``from_version``), and every move still
     unanswered is sent again with its ``request_id``, so it is played once. A snapshot is
     yielded once (a newer version, or the same version with a new seat list). At most
     ``MAX_EVENTS`` events wait to be taken: a reader further behind (or none: a bot that
@@ -367,30 +396,19 @@ class PlaySession:
     ) -> pb.GameSnapshot:
         """Play one move in the session: the snapshot that includes it (also yielded as an
         event), or its refusal raised as ``TribesError`` (the session goes on)."""
-        if (move_id is None) == (move is None):
-            raise ValueError("give exactly one of move_id and move")
+        applied = _move_request(self._name, move_id, move, expected_version, request_id)
         self._start()
         if self._failure is not None:
             raise self._failure
         if self._state == "closed":
             raise _closed()
-        request = spb.PlayRequest(
-            move=spb.ApplyMoveRequest(
-                name=self._name,
-                expected_version=expected_version,
-                request_id=request_id or uuid.uuid4().hex,
-            )
-        )
-        if move is not None:
-            request.move.move.CopyFrom(move)
-        else:
-            request.move.move_id = move_id or ""
+        request = spb.PlayRequest(move=applied)
         answer: asyncio.Future[pb.GameSnapshot] = asyncio.get_running_loop().create_future()
         key = request.move.request_id
         self._pending[key] = (request, answer)
         try:
             if self._state == "ended":  # the game is over: answered as ApplyMove answers
-                return await self._client.apply_move(self._name, **self._unary(request))
+                return await self._apply(applied)
             if self._call is not None:
                 # a stream that just ended refuses it: it goes again on the next one
                 with contextlib.suppress(asyncio.InvalidStateError, grpc.aio.AioRpcError):
@@ -423,8 +441,7 @@ class PlaySession:
             raise
 
     async def _serve(self) -> None:
-        client, loop = self._client, asyncio.get_running_loop()
-        pause, giving_up = 0.1, loop.time() + client.timeout
+        client, reopening = self._client, _Reopening(self._client)
         while True:
             call = client._stub.Play(metadata=client._metadata)
             try:
@@ -439,23 +456,21 @@ class PlaySession:
                     for request, _ in list(self._pending.values()):
                         await self._write(call, request)
                 while (event := await call.read()) is not grpc.aio.EOF:
-                    pause, giving_up = 0.1, loop.time() + client.timeout
+                    reopening.delivered()
                     self._receive(event)
                 self._call = None
                 await self._settle()
                 self._finish("ended")
                 return
             except grpc.aio.AioRpcError as err:
-                self._call = None
-                retry = err.code() == grpc.StatusCode.UNAVAILABLE and client.retries > 0
-                if not retry or loop.time() >= giving_up:
-                    self._finish("failed", TribesError.from_rpc_error(err))
-                    return
+                self._call, ended = None, err
             finally:
                 call.cancel()
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 2.0)
-            await client._reachable(giving_up - loop.time())
+            try:
+                await reopening.after(ended)
+            except TribesError as failure:
+                self._finish("failed", failure)
+                return
 
     async def _write(self, call: Any, request: spb.PlayRequest) -> None:
         async with self._writing:  # one write at a time on a stream
@@ -487,7 +502,7 @@ class PlaySession:
         while unsettled := [(r, a) for r, a in self._pending.values() if not a.done()]:
             for request, answer in unsettled:
                 try:
-                    played = await self._client.apply_move(self._name, **self._unary(request))
+                    played = await self._apply(request.move)
                 except TribesError as exc:
                     if not answer.done():
                         answer.set_exception(exc)
@@ -495,11 +510,9 @@ class PlaySession:
                     if not answer.done():
                         answer.set_result(played)
 
-    @staticmethod
-    def _unary(request: spb.PlayRequest) -> dict[str, Any]:
-        move = request.move
-        choice = {"move": move.move} if move.HasField("move") else {"move_id": move.move_id}
-        return {**choice, "expected_version": move.expected_version, "request_id": move.request_id}
+    async def _apply(self, request: spb.ApplyMoveRequest) -> pb.GameSnapshot:
+        client = self._client
+        return await client._call(client._stub.ApplyMove, request)
 
     def _finish(self, state: str, failure: TribesError | None = None) -> None:
         """The session is over: the game "ended", it "failed" (``failure``) or was "closed"."""
