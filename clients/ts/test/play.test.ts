@@ -25,7 +25,7 @@ import {
 } from "../src/index.js";
 import { GoofspielViewSchema } from "./gen/tests/games/goofspiel/goofspiel_pb.js";
 import { startServer, type Server } from "./server.js";
-import { collect, goofspiel, goofspielRegistry } from "./support.js";
+import { collect, goofspiel, goofspielRegistry, until } from "./support.js";
 
 let server: Server;
 let client: TribesClient;
@@ -111,14 +111,6 @@ function snapshots(events: SessionEvent[]): GameSnapshot[] {
 
 function versions(events: SessionEvent[]): bigint[] {
   return snapshots(events).map((s) => s.version);
-}
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 function myBid(snapshot: GameSnapshot): number | undefined {

@@ -22,7 +22,7 @@ import {
   type WebSocketConstructor,
 } from "../src/index.js";
 import { repoRoot, startServer, type Server } from "./server.js";
-import { collect, goofspiel, goofspielRegistry, type Table } from "./support.js";
+import { collect, goofspiel, goofspielRegistry, type Table, until } from "./support.js";
 
 const REDIS = process.env["TRIBES_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6379/0";
 const PREFIX = `tribes-ts-restart-${randomUUID().slice(0, 12)}`;
@@ -67,14 +67,6 @@ function recording(made: Opened[]): WebSocketConstructor {
       this.on("close", (code: number) => (entry.closed = code));
     }
   } as unknown as WebSocketConstructor;
-}
-
-async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 function versions(events: SessionEvent[]): bigint[] {
