@@ -36,9 +36,13 @@ async def test_commands_in_flight_together_share_connections(
     redis_url: str, redis_prefix: str
 ) -> None:
     """Forty callers at once on a client allowed 32 connections: each gets its own reply,
-    and they use two connections (the first alone, the rest in one batch), not forty."""
+    and they use two connections (the first alone, the rest in one batch), not forty.
+
+    The script is loaded first: on a Redis that has never run it, each caller's EVALSHA
+    is answered NOSCRIPT and sent again as EVAL, a second round of exchanges."""
     name = f"batch-{uuid.uuid4().hex[:10]}"
     async with commands(f"{redis_url}?client_name={name}", size=32) as client:
+        await client.execute("SCRIPT", "LOAD", ECHO.source)
         await asyncio.gather(*(_own_echo(client, redis_prefix, b"%d" % i) for i in range(40)))
         assert _connections_named(redis_url, name) <= 2
 
