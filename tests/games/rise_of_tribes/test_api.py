@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from tests.games.rise_of_tribes.fixtures import B, R, build, do, goals, key, keys
+from tests.games.rise_of_tribes.fixtures import B, R, build, do, goals, key, keys, slot
 from tests.games.rise_of_tribes.support import perturb
 from tribes.engine import SPECTATOR, IllegalMoveError, MalformedMoveError
 from tribes.engine.driver import find_move, new_game, play
 from tribes.engine.rng import Rng
 from tribes.games.rise_of_tribes import GAME
+from tribes.games.rise_of_tribes.cards import Event, Goal
 from tribes.games.rise_of_tribes.data import (
     Action,
     AltarPayment,
@@ -127,6 +128,48 @@ def test_describe_reads_the_position() -> None:
     )
     goals_state = build(members={4: {R: 1}}, in_progress={R: goals("D1")}, step=Step.GOALS)
     assert "pay 1 food, 2 wood" in GAME.describe(goals_state, parse_move("complete:basketry"))
+
+
+#: (house) R's tribe and power; the other seats' tribes and powers, one of each tribe's two
+_OTHERS = ((Tribe.DABA, Power.TRADER), (Tribe.DANANU, Power.CUNNING), (Tribe.KAHA, Power.WAYFARERS))
+
+
+@pytest.mark.parametrize(
+    ("completed", "winter", "house", "action", "expected"),
+    [
+        ((), False, None, "grow", "add up to 2 tribe members"),  # DEFAULT tier: printed 2
+        ((Goal.FIRE,), True, None, "grow", "add up to 5 tribe members"),  # 2 + Fire 1 + Winter 2
+        ((Goal.CAVE_PAINTING,), False, None, "lead", "draw 3 goal cards"),  # 2 + 1
+        ((), False, (Tribe.INDARTSU, Power.FARMING), "grow", "add up to 3 tribe members"),
+        ((), False, (Tribe.KIROR, Power.PATHFINDER), "move", "move up to 4 tribe members"),
+        ((Goal.FIRE, Goal.CAVE_PAINTING), True, None, "gather", "gather from up to 2 hexes"),
+    ],
+)
+def test_a_die_is_described_with_the_power_the_action_will_have(
+    completed: tuple[Goal, ...],
+    winter: bool,
+    house: tuple[Tribe, Power] | None,
+    action: str,
+    expected: str,
+) -> None:
+    """§5.5: the power of GROW, MOVE and LEAD counts the player's cards (Fire, Mild Winter,
+    Cave Painting; house: Farming, Pathfinder; GATHER has none), and the die's description
+    says that power, the one the action is then played with, not the tier's printed value."""
+    seats = None if house is None else (house, *_OTHERS)
+    s = build(
+        members={4: {R: 2}},
+        slots=(slot(Event.MILD_WINTER, tokens=3) if winter else None, None),
+        completed={R: completed},
+        tribes=None if seats is None else {i: tribe for i, (tribe, _) in enumerate(seats)},
+        powers=None if seats is None else {i: power for i, (_, power) in enumerate(seats)},
+        dice="- S",
+    )
+    move = f"assign:blank:{action}"
+    assert move in keys(s)
+    assert expected in GAME.describe(s, parse_move(move))
+    played = do(s, move)
+    if played.action is not None:  # the action under way has the power described
+        assert f" {played.action.power} " in expected
 
 
 def test_illegal_moves_are_refused_with_a_reason_and_change_nothing() -> None:

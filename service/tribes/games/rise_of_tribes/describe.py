@@ -74,6 +74,7 @@ from tribes.games.rise_of_tribes.moves import (
     VolcanoLoss,
 )
 from tribes.games.rise_of_tribes.rules.goals import village_price
+from tribes.games.rise_of_tribes.rules.query import action_power
 from tribes.games.rise_of_tribes.rules.setup import start_count
 from tribes.games.rise_of_tribes.state import State
 
@@ -220,13 +221,18 @@ def describe(state: State, move: Move) -> str:
 
 
 def _assign(state: State, move: AssignDie) -> str:
-    """The tier the die would give after pushing (§3.3), and what that tier means."""
+    """The tier the die would give after pushing (§3.3), and the power the action would
+    have for the player (§5.5: the tier's value with the bonuses of their cards)."""
     row = state.rows[ACTIONS.index(move.action)]
     tier = tier_of((move.face, row[0], row[1]))
     player = state.players[state.actor] if state.actor >= 0 else None
     if tier is Tier.MOON and player is not None and player.power is Power.LIGHT_IN_THE_DARK:
         tier = Tier.DEFAULT
-    what = _UNITS[move.action].format(ACTION_POWER[move.action][tier])
+    if player is None:
+        power = ACTION_POWER[move.action][tier]
+    else:
+        power = action_power(move.action, tier, player, state.slots)
+    what = _UNITS[move.action].format(power)
     name = ACTION_NAME[move.action]
     return f"{name} with your {FACE_NAME[move.face]} die: {tier.name} tier, {what}"
 

@@ -72,12 +72,12 @@ def next_die(b: Board) -> None:
 # -- GROW ---------------------------------------------------------------------------------------
 
 
-def _start_grow(b: Board, tier: Tier, power: int) -> None:
-    """N is fixed before the Mild Winter counter goes (§5.5); the open hexes too."""
+def start_grow(b: Board, tier: Tier, power: int) -> None:
+    """GROW N (``query.action_power``: Fire, Mild Winter and Farming counted), fixed before
+    the Mild Winter counter goes (§5.5); the open hexes too."""
     seat = b.active
     winter = b.slot_of(Event.MILD_WINTER)
     if winter != NOBODY:
-        power += 2
         slot = b.slots[winter]
         assert slot is not None
         b.set_slot(winter, replace(slot, tokens=slot.tokens - 1))
@@ -385,8 +385,7 @@ def apply_lead_draw(b: Board) -> None:
 
 
 def start_move(b: Board, tier: Tier, power: int) -> None:
-    """MOVE power M (+1 Pathfinder, house); Oxen, Canoe and Wayfarers change reach only."""
-    power += b.has_power(b.active, Power.PATHFINDER)
+    """MOVE power M (Pathfinder counted); Oxen, Canoe and Wayfarers change reach only."""
     b.action = ActionState(Action.MOVE, tier, power, (), (), 0, NOBODY, NOBODY)
     b.ask(Step.MOVE_SELECT, b.active)
 
@@ -401,20 +400,12 @@ def start_gather(b: Board, tier: Tier, power: int) -> None:
 
 
 def start_lead(b: Board, tier: Tier, power: int) -> None:
-    """LEAD L cards (+1 with Cave Painting)."""
-    power += Goal.CAVE_PAINTING in b.players[b.active].completed
+    """LEAD L cards (Cave Painting counted)."""
     b.action = ActionState(Action.LEAD, tier, power, (), (), 0, NOBODY, NOBODY)
     b.ask(Step.LEAD, b.active)
 
 
-def start_grow(b: Board, tier: Tier, power: int) -> None:
-    """GROW N = power + Fire + (house) Farming + 2 under Mild Winter."""
-    seat = b.active
-    power += (Goal.FIRE in b.players[seat].completed) + b.has_power(seat, Power.FARMING)
-    _start_grow(b, tier, power)
-
-
-#: How each action begins once its die is placed and its tier read (§5.5).
+#: How each action begins once its die is placed and its power read (§5.5).
 START: dict[Action, Callable[[Board, Tier, int], None]] = {
     Action.GROW: start_grow,
     Action.MOVE: start_move,

@@ -15,7 +15,6 @@ from tribes.engine.rng import Rng
 from tribes.games.rise_of_tribes.cards import Event
 from tribes.games.rise_of_tribes.data import (
     ACTION_NAME,
-    ACTION_POWER,
     ACTIONS,
     DIE_FACES,
     MAMMOTH_HUNT_FOOD,
@@ -34,6 +33,7 @@ from tribes.games.rise_of_tribes.data import (
 from tribes.games.rise_of_tribes.moves import AssignDie, CunningReroll, Move, SpendDie
 from tribes.games.rise_of_tribes.rules import actions
 from tribes.games.rise_of_tribes.rules.board import Board
+from tribes.games.rise_of_tribes.rules.query import action_power
 from tribes.games.rise_of_tribes.state import NOBODY, State, Step
 
 _FACES = (Face.SUN, Face.MOON, Face.BLANK)
@@ -134,6 +134,6 @@ def apply_assign(b: Board, face: Face, action: Action) -> None:
     tier = tier_of(row)
     if tier is Tier.MOON and b.has_power(seat, Power.LIGHT_IN_THE_DARK):
         tier = Tier.DEFAULT
-    power = ACTION_POWER[action][tier]
+    power = action_power(action, tier, b.players[seat], b.slots)
     b.log(f"seat {seat} takes {ACTION_NAME[action]} at the {tier.name} tier")
     actions.START[action](b, tier, power)

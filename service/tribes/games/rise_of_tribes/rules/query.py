@@ -11,13 +11,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from tribes.games.rise_of_tribes.cards import Goal
-from tribes.games.rise_of_tribes.data import PRODUCES, Resource, Terrain
+from tribes.games.rise_of_tribes.cards import Event, Goal
+from tribes.games.rise_of_tribes.data import (
+    ACTION_POWER,
+    PRODUCES,
+    Action,
+    Power,
+    Resource,
+    Terrain,
+    Tier,
+)
 from tribes.games.rise_of_tribes.maps import Hex, geometry
-from tribes.games.rise_of_tribes.state import NOBODY, State
+from tribes.games.rise_of_tribes.state import NOBODY, Player, Slot, State
 
 Row = Sequence[int]  # the members of each seat in one hex
 _STONE_ONLY = (Resource.STONE,)
+
+
+def action_power(action: Action, tier: Tier, player: Player, slots: Sequence[Slot | None]) -> int:
+    """An action's power for ``player`` at ``tier`` (§5.5): the tier's printed value, GROW
+    +1 with Fire, +2 while Mild Winter is in a slot and (house) +1 with Farming; MOVE (house)
+    +1 with Pathfinder; LEAD +1 with Cave Painting. GATHER has no bonus."""
+    power = ACTION_POWER[action][tier]
+    if action is Action.GROW:
+        power += (Goal.FIRE in player.completed) + (player.power is Power.FARMING)
+        power += 2 * any(slot is not None and slot.event is Event.MILD_WINTER for slot in slots)
+    elif action is Action.MOVE:
+        power += player.power is Power.PATHFINDER
+    elif action is Action.LEAD:
+        power += Goal.CAVE_PAINTING in player.completed
+    return power
 
 
 def opponents_in(row: Row, seat: int) -> int:
