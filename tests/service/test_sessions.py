@@ -114,7 +114,8 @@ async def test_rejected_moves_are_answered_in_stream_and_the_session_goes_on(
     stub: Stub,
 ) -> None:
     """Illegal, stale, malformed, foreign-game and repeated-open requests each get a
-    MoveRejected with ApplyMove's code and reason; the next good move still lands."""
+    MoveRejected with ApplyMove's code and reason (a move naming another game: the very
+    status ApplyMove answers it with); the next good move still lands."""
     created = await create(stub)
     stream = stub.Play(metadata=bearer(created.tokens[0]))
     await stream.write(_open(created.name))
@@ -126,13 +127,33 @@ async def test_rejected_moves_are_answered_in_stream_and_the_session_goes_on(
         ),
         (_move("bid:1", expected=5), (SC.ABORTED.value[0], "STALE_VERSION", "")),
         (_move("nonsense!"), (SC.INVALID_ARGUMENT.value[0], "MALFORMED_MOVE", "")),
-        (_move("bid:1", name="games/other"), (SC.INVALID_ARGUMENT.value[0], "BAD_NAME", "")),
         (_open(created.name), (SC.INVALID_ARGUMENT.value[0], "SESSION_ALREADY_OPEN", "")),
         (spb.PlayRequest(), (SC.INVALID_ARGUMENT.value[0], "MALFORMED_REQUEST", "")),
     ]
     for request, expected in cases:
         await stream.write(request)
         assert _rejection(await _event(stream)) == expected
+    # a move naming another game (one that exists, one that does not, a bad name): the
+    # rejection ApplyMove gives the same request with the session's token, message included
+    other = await create(stub)
+    for name, reason in (
+        (other.name, "BAD_TOKEN"),
+        ("games/nosuchgame", "GAME_NOT_FOUND"),
+        ("games/bad name", "BAD_NAME"),
+    ):
+        request = _move("bid:1", request_id=f"r-{reason}", name=name)
+        await stream.write(request)
+        event = await _event(stream)
+        assert _rejection(event)[1:] == (reason, f"r-{reason}")
+        try:
+            await stub.ApplyMove(request.move, metadata=bearer(created.tokens[0]))
+        except grpc.aio.AioRpcError as err:
+            unary = (err.code().value[0], err.details(), error_info(err).reason)
+        else:
+            raise AssertionError("ApplyMove played a move of another game")
+        status = event.rejected.status
+        assert (status.code, status.message, _rejection(event)[1]) == unary
+    assert (await get(stub, other.name, other.tokens[0])).version == 1
     await stream.write(_move("bid:1", expected=1))
     assert (await _snapshot(stream)).version == 2
     await stream.write(_move("bid:2"))  # not our turn any more (seat 1 bids)

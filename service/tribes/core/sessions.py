@@ -177,14 +177,15 @@ async def _move(games: Games, caller: Caller, game_id: str, request: Any) -> tup
         return rejected_event("", error), None
     move = request.move
     request_id = move.request_id if len(move.request_id) <= limits.MAX_REQUEST_ID else ""
-    if move.name and move.name != f"games/{game_id}":
-        error = BadRequestError(f"this session plays games/{game_id}", "BAD_NAME")
-        return rejected_event(request_id, error), None
     if not move.name:
         move.name = f"games/{game_id}"
     try:
+        # a move naming another game is answered as ApplyMove answers it: the session's
+        # token is its own game's, so it is refused (BAD_TOKEN; GAME_NOT_FOUND, BAD_NAME)
         played = await games.play_move(caller, move)
     except KNOWN as exc:  # UNAVAILABLE too: the client retries with the same request_id
         return rejected_event(request_id, exc), None
-    snapshot = games.snapshot(played.entry, game_id, played.cached, played.seat)
-    return snapshot_event(snapshot, request_id), played.cached
+    snapshot = games.snapshot(played.entry, played.game_id, played.cached, played.seat)
+    return snapshot_event(snapshot, request_id), (
+        played.cached if played.game_id == game_id else None
+    )
