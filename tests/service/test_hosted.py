@@ -604,7 +604,9 @@ async def test_a_presence_hold_cancelled_half_way_is_not_kept(
     redis_url: str, redis_prefix: str
 ) -> None:
     """Cancelled at every step of taking it (a stream that ends while it opens), a hold is
-    either handed over or forgotten: never kept refreshed with nobody to release it."""
+    either handed over or forgotten: never kept refreshed with nobody to release it, and
+    what it wrote in the store is left again at once (the seat is not shown present until
+    the entry expires, 30 s later)."""
     async with (
         running_app(RedisStore(redis_url, prefix=redis_prefix)) as app,
         grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel,
@@ -627,6 +629,13 @@ async def test_a_presence_hold_cancelled_half_way_is_not_kept(
             await presence.release(hold)
         assert presence.holds == 0
         assert completed < 40  # some were cancelled part-way
+        store = app.games.store
+        for _ in range(100):  # 5 s at most, far less than an entry's expiry
+            live = [f for f in await store.presence(game_id) if not f.endswith(":left")]
+            if not live:
+                break
+            await asyncio.sleep(0.05)
+        assert not live
 
 
 async def test_a_session_is_pushed_the_seat_list_when_a_seat_comes() -> None:

@@ -19,13 +19,16 @@ import asyncio
 import contextlib
 import itertools
 import os
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tribes.store import PresenceEntries, Store, StoreUnavailableError, decode_presence
 
 if TYPE_CHECKING:
     from tribes.core.games import StoreClock
+
+T = TypeVar("T")
 
 REFRESH_S = 10.0
 EXPIRY_MS = 30_000
@@ -70,7 +73,8 @@ class Presence:
         self._seen: dict[str, tuple[PresenceEntries, int, int, tuple[Seen, ...]]] = {}
         self._refresher: asyncio.Task[None] | None = None
         self._fetching: set[str] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
 
     @property
     def holds(self) -> int:
@@ -92,9 +96,7 @@ class Presence:
         cached = self._cache.get(game_id)
         if self._stale(game_id) and game_id not in self._fetching:
             self._fetching.add(game_id)
-            task = asyncio.get_running_loop().create_task(self._fetch(game_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._spawn(self._fetch(game_id))
         entries = cached[1] if cached is not None else {}
         now = self.clock.estimate()
         memo = self._seen.get(game_id)
@@ -138,23 +140,43 @@ class Presence:
         self._seen.pop(game_id, None)
 
     async def hold(self, game_id: str, seat: int) -> Hold:
+        """Enter ``seat``'s presence as a new holder. The store's write runs to its end even
+        if the caller is cancelled meanwhile (a stream closed as it opens): the holder is
+        then left again at once, after the write, so the seat is not shown present until
+        the entry expires, and a leave never overtakes its enter."""
         now = self.clock.estimate()
         hold = Hold(game_id, seat, f"{self._prefix}-{next(self._ids)}", now)
         self._held.add(hold)
+        entering = self._spawn(self.store.presence_enter(game_id, seat, hold.holder, now))
         try:
             try:
-                entries = await self.store.presence_enter(game_id, seat, hold.holder, now)
+                entries = await asyncio.shield(entering)
             except StoreUnavailableError:
                 pass
             else:
                 self._remember(game_id, entries)
         except BaseException:
-            # cancelled half-way: nothing keeps refreshing it, so what was written expires
             self._held.discard(hold)
+            entering.add_done_callback(lambda done: self._leave_after(hold, done))
             raise
         if self._refresher is None or self._refresher.done():
             self._refresher = asyncio.get_running_loop().create_task(self._refresh())
         return hold
+
+    def _spawn(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """A task of this object's, cancelled by ``close``."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _leave_after(self, hold: Hold, entering: asyncio.Task[Any]) -> None:
+        """A hold whose taker was cancelled, once its enter is done: released (but not
+        after ``close``, which leaves holds to expire)."""
+        if not entering.cancelled():
+            entering.exception()  # retrieved: its caller is gone, and a leave follows
+        if not self._closed:
+            self._spawn(self.release(hold))
 
     async def release(self, hold: Hold) -> None:
         self._held.discard(hold)
@@ -178,9 +200,11 @@ class Presence:
 
     async def close(self) -> None:
         """Stop refreshing (the holds then expire on their own) and reading."""
+        self._closed = True
         tasks = [*self._tasks, *([self._refresher] if self._refresher is not None else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
+            # a store failure of a task whose caller has gone was theirs to see, not ours
+            with contextlib.suppress(asyncio.CancelledError, StoreUnavailableError):
                 await task
