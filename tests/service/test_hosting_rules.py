@@ -100,7 +100,45 @@ def test_leavers_rank_below_every_stayer_whatever_their_score() -> None:
     result = hosting.result(Finished, None, gone)  # type: ignore[arg-type]
     assert result is not None
     assert list(result.ranks) == [3, 1, 2] and list(result.scores) == [9, 5, 1]
-    assert result.summary == "s (seat 0 resigned; ranked last)"
+    # the rules' summary named seat 0, which left: the summary names the seat that wins
+    assert result.summary == "seat 1 wins (seat 0 resigned; ranked last)"
+    kept = hosting.result(Finished, None, hosting.left(record(3, None), 2, "timeout"))  # type: ignore[arg-type]
+    assert kept is not None and list(kept.ranks) == [1, 2, 3]
+    assert kept.summary == "s (seat 2 lost on time; ranked last)"  # the rules' winner stayed
+
+
+def test_a_game_ended_by_leaving_names_the_seat_left() -> None:
+    """Seats leave until one is left: it wins, though the rules had not ended the game."""
+
+    class Running:
+        result = staticmethod(lambda state: None)
+
+    current = hosting.left(record(3, None), 0, "resign")
+    current = hosting.left(current, 2, "timeout")
+    assert current.over
+    result = hosting.result(Running, None, current)  # type: ignore[arg-type]
+    assert result is not None and list(result.ranks) == [2, 1, 2]
+    assert result.summary == (
+        "seat 1 wins, the game ended early (seat 0 resigned, seat 2 lost on time; ranked last)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("clock", "left_ms"),
+    [
+        (Clock(0, 2_000, 500, True), 0),  # the chess clock ran out: nothing left
+        (Clock(300, 5_000, 0, True), 4_700),  # the per-move limit: 300 ms of 5 s used
+        (Clock(300, 0, 0, True), -1),  # no chess clock to charge
+    ],
+)
+def test_a_seat_that_lost_on_time_is_charged_to_its_deadline(clock: Clock, left_ms: int) -> None:
+    """Its clock stops (it is no longer to act) showing the time it had left at its
+    deadline, not the time it had when its last decision began."""
+    start = record(3, clock, now=1_000, to_act=(0,))
+    out = hosting.left(start, 0, "timeout").seats[0]
+    assert (out.remaining_ms, out.since_ms, out.timed_out) == (left_ms, 0, True)
+    resigned = hosting.left(start, 0, "resign").seats[0]  # a resignation charges nothing
+    assert resigned.remaining_ms == start.seats[0].remaining_ms
 
 
 def test_the_record_with_clocks_round_trips() -> None:

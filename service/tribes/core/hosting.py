@@ -149,13 +149,20 @@ def timed_out(record: GameRecord, now_ms: int) -> int | None:
 
 def left(record: GameRecord, seat: int, how: str) -> GameRecord:
     """The record after ``seat`` resigned (``how="resign"``) or lost on time ("timeout"):
-    a two-seat game is over; otherwise a bot plays the seat out."""
+    a two-seat game is over; otherwise a bot plays the seat out. A seat that lost on time
+    is charged the time its decision took up to its deadline: its chess clock then shows
+    what it had left (none, when the chess clock ran out)."""
     seats = list(record.seats)
     others = [i for i, s in enumerate(seats) if i != seat and not (s.resigned or s.timed_out)]
     old = seats[seat]
+    remaining = old.remaining_ms
+    deadline = seat_deadline(record.clock, old) if record.clock is not None else 0
+    if how == "timeout" and deadline and remaining >= 0:
+        remaining = max(0, remaining - (deadline - old.since_ms))
     seats[seat] = replace(
         old,
         bot=old.bot or DEFAULT_BOT,
+        remaining_ms=remaining,
         since_ms=0,
         resigned=old.resigned or how == "resign",
         timed_out=old.timed_out or how == "timeout",
@@ -184,5 +191,12 @@ def result(game: GameDef[Any, Any, Any], state: Any, record: GameRecord) -> Resu
     why = ", ".join(
         f"seat {i} {'resigned' if record.seats[i].resigned else 'lost on time'}" for i in gone
     )
-    summary = ruled.summary if ruled is not None else "the game ended early"
+    winners = [i for i, rank in enumerate(ranks) if rank == 1]
+    if ruled is not None and list(ruled.winners) == winners:
+        summary = ruled.summary  # the rules' own words name the right seats
+    else:  # the rules' winner left, or the game ended before its rules ended it
+        summary = " and ".join(f"seat {i}" for i in winners)
+        summary += " wins" if len(winners) == 1 else " win"
+        if ruled is None:
+            summary += ", the game ended early"
     return Result(scores=scores, ranks=ranks, summary=f"{summary} ({why}; ranked last)")
