@@ -112,6 +112,13 @@ async def test_retries_with_one_request_id_play_once_across_doors(app: App, http
             "MALFORMED_REQUEST",
         ),
         (("POST", "/v1/games", [1, 2], None), 400, 3, "MALFORMED_REQUEST"),
+        (("POST", "/v1/games", b"[" * 5000 + b"]" * 5000, None), 400, 3, "MALFORMED_REQUEST"),
+        (
+            ("POST", "/v1/games", b'{"options":' + b'{"a":' * 5000 + b"1" + b"}" * 5001, None),
+            400,
+            3,
+            "MALFORMED_REQUEST",
+        ),
         (
             ("POST", "/v1/games", {"gameType": "goofspiel", "seatCount": 7}, None),
             400,

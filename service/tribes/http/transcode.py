@@ -82,7 +82,7 @@ def build_request(
     if route.body:
         try:
             parsed = json.loads(body or b"{}")
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # too deep: hostile
             raise _malformed("the body is not JSON", str(exc)) from None
         if route.body == "*":
             if not isinstance(parsed, dict):
