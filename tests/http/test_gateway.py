@@ -185,6 +185,32 @@ async def test_game_errors_map_to_http_statuses(http: Http) -> None:
     assert (status, reason(body)) == (400, "BAD_PAGE_TOKEN")
 
 
+@pytest.mark.parametrize(
+    ("headers", "query"),
+    [
+        ({"authorization": "Bearer " + "SECRETTOKEN" * 2000}, ""),  # a header over 8,190 bytes
+        ({f"x-h{i}": "v" for i in range(300)}, ""),  # too many headers
+        ({}, "?pageToken=" + "PAGETOKEN" * 2000),  # a request line over 8,190 bytes
+    ],
+)
+async def test_requests_over_the_parser_limits_are_400_and_logged_without_their_bytes(
+    headers: dict[str, str], query: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server library refuses them before any route (a plain 400: README Decisions);
+    its log line names the refusal at WARNING and quotes none of the input, a token
+    least of all."""
+    caplog.set_level("INFO")
+    async with running_app(http_port=0) as app:
+        async with aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http:
+            async with http.get("/v1/gameTypes" + query, headers=headers) as response:
+                assert response.status == 400
+            status, _ = await call(http, "GET", "/v1/gameTypes")  # the server goes on
+            assert status == 200
+    refused = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert refused and all(r.levelname == "WARNING" and not r.exc_info for r in refused)
+    assert "SECRETTOKEN" not in caplog.text and "PAGETOKEN" not in caplog.text
+
+
 async def test_rate_limit_is_429() -> None:
     """RESOURCE_EXHAUSTED is HTTP 429."""
     from tribes.store.memory import MemoryStore

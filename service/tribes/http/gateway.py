@@ -54,6 +54,27 @@ from tribes.v1 import game_service_pb2 as spb
 
 log = logging.getLogger(__name__)
 
+
+class _RefusedRequests(logging.Filter):
+    """aiohttp's server logs a request its parser refuses (a request line or header over
+    its limits, too many headers) at ERROR with a traceback whose message quotes the
+    input — a bearer token or page token among it. Such a request is the client's fault:
+    one WARNING line naming the refusal, never the bytes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, aiohttp.http_exceptions.HttpProcessingError):
+            remote = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+            record.msg = "refused an HTTP request from %s its parser could not take: %s %d"
+            record.args = (remote, type(exc).__name__, exc.code)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            return logging.getLogger(record.name).isEnabledFor(logging.WARNING)
+        return True
+
+
+_REFUSED = _RefusedRequests()
+
 SERVICE = spb.DESCRIPTOR.services_by_name["GameService"]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 LogLine = Callable[[str, str, str, float, str], None]
@@ -118,6 +139,7 @@ class Gateway:
         return self.games.proxies.client(request.remote or "", forwarded)
 
     def application(self) -> web.Application:
+        logging.getLogger("aiohttp.server").addFilter(_REFUSED)  # once: the same object
         app = web.Application(
             middlewares=[self._observe, self._cors, self._errors],
             client_max_size=limits.MAX_REQUEST_BYTES,
