@@ -116,6 +116,40 @@ async def test_a_session_ending_error_is_raised_and_close_ends_the_iteration(
         assert again.value.reason == "SESSION_CLOSED"
 
 
+async def test_moves_left_unanswered_at_the_end_are_answered_as_apply_move(
+    app: App,  # noqa: F811
+) -> None:
+    """A session opened on a finished game ends after its one snapshot without reading
+    the moves sent on it: each is then answered as ``ApplyMove`` answers it. The move
+    that ended the game, sent again with its ``request_id``, gets its first answer; a
+    new one is refused GAME_FINISHED. Both are registered before the session's stream
+    task first runs (asyncio runs ready tasks in order), so both wait on the stream and
+    are settled when it ends."""
+    async with AsyncClient(f"127.0.0.1:{app.port}") as client:
+        game, tokens = await client.create_game("goofspiel", 2, {"cards": "3"}, seed=3)
+        zero, one = (client.with_token(t) for t in tokens)
+        for bid_zero, bid_one in ((1, 3), (2, 1)):
+            await zero.apply_move(game.name, move_id=f"bid:{bid_zero}")
+            await one.apply_move(game.name, move_id=f"bid:{bid_one}")
+        await zero.apply_move(game.name, move_id="bid:3")
+        final = await one.apply_move(game.name, move_id="bid:2", request_id="last")
+        assert final.finished and final.version == 7
+        async with one.play(game.name) as session:
+            again = asyncio.ensure_future(session.move(move_id="bid:2", request_id="last"))
+            fresh = asyncio.ensure_future(session.move(move_id="bid:2", request_id="fresh"))
+            async with asyncio.timeout(10):
+                replayed = await again
+                with pytest.raises(TribesError) as refused:
+                    await fresh
+                events = [event async for event in session]
+        assert replayed == final
+        assert (refused.value.code, refused.value.reason) == (
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "GAME_FINISHED",
+        )
+        assert [(e.WhichOneof("kind"), e.snapshot.version) for e in events] == [("snapshot", 7)]
+
+
 async def test_sessions_carry_on_across_a_server_restart(redis_url: str, redis_prefix: str) -> None:
     """A server stops under two open sessions and another takes its address after a
     while: each session resumes from the version it held, a move made meanwhile is
