@@ -25,7 +25,7 @@ import {
 } from "../src/index.js";
 import { GoofspielViewSchema } from "./gen/tests/games/goofspiel/goofspiel_pb.js";
 import { startServer, type Server } from "./server.js";
-import { collect, goofspiel, goofspielRegistry, until } from "./support.js";
+import { collect, goofspiel, goofspielRegistry, round, until } from "./support.js";
 
 let server: Server;
 let client: TribesClient;
@@ -340,6 +340,34 @@ for (const frames of ["binary", "json"] as const) {
       return true;
     });
     assert.equal(sockets.made.length, 3);
+  });
+
+  test(`moves left unanswered when the game ends are answered as applyMove answers them [${frames}]`, async () => {
+    // a session opened on a finished game ends after its one snapshot without reading the
+    // moves queued before its socket opened: each is then settled through applyMove
+    const table = await goofspiel(client);
+    await round(table, 1);
+    await round(table, 2);
+    await table.seats[0]!.applyMove(table.name, { moveId: "bid:3" });
+    const final = await table.seats[1]!.applyMove(
+      table.name,
+      { moveId: "bid:3" },
+      { requestId: "last" },
+    );
+    assert.equal(final.finished, true);
+    const session = table.seats[1]!.play(table.name, { frames, WebSocket: WebSocket });
+    const again = session.move("bid:3", { requestId: "last" });
+    const fresh = session.move("bid:3", { requestId: "fresh" });
+    const replayed = await again;
+    assert.deepEqual([replayed.version, replayed.finished], [final.version, true]);
+    assert.deepEqual(replayed.result, final.result);
+    await assert.rejects(fresh, (err: unknown) => {
+      assert.ok(err instanceof TribesError);
+      assert.deepEqual([err.reason, err.code], ["GAME_FINISHED", Code.FAILED_PRECONDITION]);
+      return true;
+    });
+    assert.deepEqual(versions(await collect(session)), [final.version]);
+    assert.equal(session.open, false);
   });
 
   test(`close() and the signal end the iteration; an unanswered move gets SESSION_CLOSED [${frames}]`, async () => {
