@@ -612,3 +612,30 @@ async def test_a_session_on_a_followed_game_opens_without_reading_the_store(
         assert (await _snapshot(watcher)).version == 3
         seat.cancel()
         watcher.cancel()
+
+
+async def test_a_spectator_opening_on_another_replica_sees_who_is_present(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Seat 0's session is open on replica one. A spectator's first snapshot on replica
+    two, which has never read the game's presence, shows seat 0 present: a session
+    (``Play``) and a watch (``WatchGame``) alike read the stored seat list at open,
+    since no push would correct a wrong one until the game changes."""
+    async with _two_replicas(redis_url, redis_prefix) as (_, stub_one, stub_two):
+        created = await create(stub_one, cards="5")
+        seat = stub_one.Play(metadata=bearer(created.tokens[0]))
+        await seat.write(_open(created.name))
+        assert [s.present for s in (await _snapshot(seat)).seats] == [True, False]
+        watcher = stub_two.Play()
+        await watcher.write(_open(created.name))
+        assert [s.present for s in (await _snapshot(watcher)).seats] == [True, False]
+        created_two = await create(stub_one, cards="5")  # the same on a watch
+        other = stub_one.Play(metadata=bearer(created_two.tokens[1]))
+        await other.write(_open(created_two.name))
+        assert [s.present for s in (await _snapshot(other)).seats] == [False, True]
+        watch = stub_two.WatchGame(spb.WatchGameRequest(name=created_two.name))
+        async with asyncio.timeout(10):
+            first = await watch.read()
+        assert [s.present for s in first.seats] == [False, True]
+        for stream in (seat, watcher, other, watch):
+            stream.cancel()

@@ -492,7 +492,9 @@ class Games:
             self.viewer_opened(game_id, viewer)
             try:
                 if viewer != SPECTATOR:
-                    hold = await self.presence.hold(game_id, viewer)
+                    hold = await self.presence.hold(game_id, viewer)  # reads every seat's too
+                else:  # the seat list as stored, not as this replica last read it (if ever)
+                    await self.presence.ensure(game_id)
                 if from_version is None or not 0 < from_version <= current.version:
                     last = current
                     yield self.snapshot(entry, game_id, current, viewer)

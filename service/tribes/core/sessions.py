@@ -131,7 +131,9 @@ async def play(
         games.viewer_opened(game_id, viewer)
         try:
             if viewer != SPECTATOR:
-                hold = await games.presence.hold(game_id, viewer)
+                hold = await games.presence.hold(game_id, viewer)  # reads every seat's too
+            else:  # the seat list as stored, not as this replica last read it (if ever)
+                await games.presence.ensure(game_id)
             held = opened.from_version if opened.HasField("from_version") else None
             last = current
             seats = meta.seat_count
