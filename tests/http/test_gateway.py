@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from typing import Any
 
 import aiohttp
@@ -135,6 +136,12 @@ async def test_retries_with_one_request_id_play_once_across_doors(app: App, http
         (("GET", "/v1/nothing/here", None, None), 404, 5, "NO_ROUTE"),
         (("DELETE", "/v1/games", None, None), 405, 12, "METHOD_NOT_ALLOWED"),
         (("GET", "/v1/gameTypes?bogus=1", None, None), 400, 3, "BAD_QUERY"),
+        (("GET", "/v1/games?pageSize=abc", None, None), 400, 3, "BAD_QUERY"),
+        (("GET", "/v1/games?pageSize=1.5", None, None), 400, 3, "BAD_QUERY"),
+        (("GET", "/v1/games?pageSize=99999999999", None, None), 400, 3, "BAD_QUERY"),
+        (("GET", "/v1/games/abc/moves?pageSize=", None, None), 400, 3, "BAD_QUERY"),
+        (("GET", "/v1/games/abc?access_token=0.x", None, None), 400, 3, "BAD_QUERY"),
+        (("GET", "/v1/games?last_event_id=3", None, None), 400, 3, "BAD_QUERY"),
         (("POST", "/v1/games", b"x" * (5 * 1024 * 1024), None), 413, 3, "REQUEST_TOO_LARGE"),
         (("GET", "/v1/gameTypes", None, "Basic abc"), 403, 7, "BAD_TOKEN"),
     ],
@@ -212,7 +219,7 @@ async def test_requests_over_the_parser_limits_are_400_and_logged_without_their_
 
 
 async def test_rate_limit_is_429() -> None:
-    """RESOURCE_EXHAUSTED is HTTP 429."""
+    """RESOURCE_EXHAUSTED is HTTP 429, with Retry-After in whole seconds."""
     from tribes.store.memory import MemoryStore
 
     async with running_app(
@@ -221,8 +228,12 @@ async def test_rate_limit_is_429() -> None:
         async with aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http:
             body = {"gameType": "goofspiel", "seatCount": 2}
             assert (await call(http, "POST", "/v1/games", body))[0] == 200
-            status, error = await call(http, "POST", "/v1/games", body)
+            async with http.post("/v1/games", json=body) as refused:
+                status, error = refused.status, await refused.json()
+                retry_after = refused.headers.get("Retry-After")
     assert (status, error["code"], reason(error)) == (429, 8, "RATE_LIMITED")
+    wait = float(error["details"][0]["metadata"]["retry_after_seconds"])
+    assert retry_after == str(max(1, math.ceil(wait)))
 
 
 async def test_streams_over_the_per_address_limit_are_429_or_a_last_error_frame() -> None:
@@ -243,6 +254,38 @@ async def test_streams_over_the_per_address_limit_are_429_or_a_last_error_frame(
                     assert frame["error"]["code"] == 8
                     assert reason(frame["error"]) == "TOO_MANY_STREAMS"
                     assert (await refused.receive()).type == aiohttp.WSMsgType.CLOSE
+
+
+async def test_one_address_has_one_budget_through_both_doors() -> None:
+    """gRPC names a peer ``ipv4:127.0.0.1:<port>``, the HTTP door ``127.0.0.1``: both are
+    one address, so a CreateGame budget spent over gRPC is spent for HTTP too, and a
+    stream open over gRPC counts against an SSE watch."""
+    from tribes.store.memory import MemoryStore
+
+    async with running_app(
+        MemoryStore(),
+        create_rate=0.001,
+        create_burst=1,
+        streams_per_peer=1,
+        limit_loopback=True,
+    ) as app:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel,
+            aiohttp.ClientSession(f"http://127.0.0.1:{app.http_port}") as http,
+        ):
+            stub = spb_grpc.GameServiceStub(channel)
+            created = await stub.CreateGame(
+                spb.CreateGameRequest(game_type="goofspiel", seat_count=2)
+            )
+            body = {"gameType": "goofspiel", "seatCount": 2}
+            status, error = await call(http, "POST", "/v1/games", body)
+            assert (status, reason(error)) == (429, "RATE_LIMITED")
+            session = stub.Play()
+            await session.write(spb.PlayRequest(open=spb.OpenSession(name=created.game.name)))
+            assert (await session.read()).snapshot.version == 1
+            async with http.get(f"/v1/{created.game.name}:watch") as watch:
+                assert (watch.status, reason(await watch.json())) == (429, "TOO_MANY_STREAMS")
+            session.cancel()
 
 
 async def test_store_outage_is_503_and_readyz_follows() -> None:
@@ -288,6 +331,41 @@ async def test_cors_preflight_and_allow_list(http: Http) -> None:
         assert got.status == 200 and "Access-Control-Allow-Origin" not in got.headers
 
 
+async def test_an_ill_typed_query_value_is_named_and_a_query_token_is_not_ignored(
+    http: Http,
+) -> None:
+    """An ill-typed query value is BAD_QUERY naming the parameter (escaped, cut short).
+    A token in the query of a route that does not stream would be ignored, the caller
+    served as a spectator: it is refused instead, with what to send."""
+    status, error = await call(http, "GET", "/v1/games?gameType=goofspiel&pageSize=" + "x" * 500)
+    assert (status, reason(error)) == (400, "BAD_QUERY")
+    assert "'pageSize'" in error["message"] and "x" * 100 not in error["message"]
+    created = await create(http)
+    name, tokens = created["game"]["name"], created["seatTokens"]
+    status, error = await call(http, "GET", f"/v1/{name}?access_token={tokens[0]}")
+    assert (status, reason(error)) == (400, "BAD_QUERY")
+    assert "Authorization" in error["message"] and tokens[0] not in error["message"]
+    status, seat = await call(
+        http, "GET", f"/v1/{name}", headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert (status, seat["viewerSeat"]) == (200, 0)
+    status, listed = await call(http, "GET", "/v1/games?pageSize=2&openOnly=true")
+    assert status == 200 and "games" in listed
+
+
+async def test_cors_headers_reach_a_stream(http: Http) -> None:
+    """A server-sent event stream from an allowed origin carries the allow-origin header
+    (its headers go out before the handler returns); another origin's does not."""
+    created = await create(http)
+    path = f"/v1/{created['game']['name']}:watch"
+    async with http.get(path, headers={"Origin": "https://play.example"}) as stream:
+        assert stream.status == 200
+        assert stream.headers["Access-Control-Allow-Origin"] == "https://play.example"
+        assert stream.headers["Vary"] == "Origin"
+    async with http.get(path, headers={"Origin": "https://evil.example"}) as stream:
+        assert stream.status == 200 and "Access-Control-Allow-Origin" not in stream.headers
+
+
 async def test_cors_star_allows_any_origin() -> None:
     """TRIBES_CORS_ORIGINS=* (development) allows every origin."""
     from tribes.store.memory import MemoryStore
@@ -328,8 +406,18 @@ async def test_openapi_describes_every_route(http: Http) -> None:
         "JoinGame",
         "Resign",
         "SuggestMove",
+        "PlayWebSocket",
     }
     assert "/v1/games/{name}:applyMove" in doc["paths"]
+    watch = doc["paths"]["/v1/games/{name}:watch"]["get"]["parameters"]
+    assert {p["name"] for p in watch} >= {"name", "presence", "Last-Event-ID", "access_token"}
+    assert "last_event_id" in {p["name"] for p in watch}
+    play = doc["paths"]["/v1/games/{name}:play"]["get"]
+    assert {p["name"] for p in play["parameters"]} >= {"name", "access_token", "from_version"}
+    assert "101" in play["responses"]
+    messages = play["x-websocket-messages"]
+    assert messages["client"] == {"$ref": "#/components/schemas/tribes.v1.PlayRequest"}
+    assert "tribes.v1.PlayEvent" in doc["components"]["schemas"]
     snapshot = doc["components"]["schemas"]["tribes.v1.GameSnapshot"]["properties"]
     assert snapshot["version"]["type"] == "string" and snapshot["legalMoves"]["type"] == "array"
     json.dumps(doc)  # serialisable as served

@@ -104,6 +104,28 @@ async def test_resume_at_the_end_of_a_finished_game_is_204(app: App, http: Http)
         assert response.status == 204
 
 
+async def test_resume_at_the_current_version_of_a_game_in_play_streams(http: Http) -> None:
+    """Resuming at the version the game is at (a browser reconnecting while nothing
+    moves) starts the stream at once and goes on with the next version; 204 is only for
+    a finished game, since it stops EventSource for good."""
+    name, tokens = await _create(http, cards=3)
+    resume = {"Last-Event-ID": "1"}
+    async with http.get(f"/v1/{name}:watch", headers=resume) as response:
+        assert response.status == 200
+        stream = events(response)
+        await _bid(http, name, tokens[0], 1)
+        moved = await _next(stream)
+        assert (moved.event, moved.id) == ("snapshot", "2")
+    query = {"last_event_id": "2", "access_token": tokens[1], "presence": "true"}
+    async with http.get(f"/v1/{name}:watch", params=query) as response:
+        assert response.status == 200
+        stream = events(response)
+        await _bid(http, name, tokens[1], 2)
+        while (moved := await _next(stream)).id == "2":
+            pass  # the same version again, with its seat list (presence)
+        assert (moved.id, moved.data["viewerSeat"]) == ("3", 1)
+
+
 def test_resume_with_last_event_id_across_two_processes(redis_url: str, redis_prefix: str) -> None:
     """Watch on process A, drop the stream, moves land, resume on process B with
     Last-Event-ID: exactly the versions after it arrive, none missed, none repeated."""

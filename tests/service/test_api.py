@@ -312,6 +312,30 @@ async def test_create_game_retry_returns_the_same_game(stub: Stub) -> None:
     assert (again.name, again.tokens) == (first.name, first.tokens)
     code, reason, _ = await fails(create(stub, seats=3, request_id="create-1"))
     assert (code, reason) == (OK.INVALID_ARGUMENT, "REQUEST_ID_REUSED")
+    # another game asked under the same id: listed (no tokens), other options, a bot
+    lobby = spb.CreateGameRequest(
+        game_type="goofspiel", seat_count=2, options={"cards": "3"}, request_id="create-1"
+    )
+    lobby.seed, lobby.listed = 5, True
+    other_cards = spb.CreateGameRequest(
+        game_type="goofspiel", seat_count=2, options={"cards": "5"}, request_id="create-1"
+    )
+    botted = spb.CreateGameRequest(
+        game_type="goofspiel", seat_count=2, options={"cards": "3"}, request_id="create-1"
+    )
+    botted.bots[1] = "random"
+    for different in (lobby, other_cards, botted):
+        code, reason, _ = await fails(stub.CreateGame(different))
+        assert (code, reason) == (OK.INVALID_ARGUMENT, "REQUEST_ID_REUSED")
+    # a timed game with a bot, retried later, is the same game (its clock is not compared)
+    timed = spb.CreateGameRequest(
+        game_type="goofspiel", seat_count=2, options={"cards": "3"}, request_id="create-2"
+    )
+    timed.time_control.per_move_seconds = 60
+    timed.bots[1] = "random"
+    made = await stub.CreateGame(timed)
+    await asyncio.sleep(0.01)
+    assert (await stub.CreateGame(timed)).game.name == made.game.name
 
 
 async def test_spectators_and_other_seats_never_see_a_hidden_bid(stub: Stub) -> None:

@@ -316,3 +316,14 @@ def test_loopback_is_recognised_in_both_doors_spellings() -> None:
 
     assert all(map(is_loopback, ["ipv4:127.0.0.1:5000", "ipv6:[::1]:5000", "127.0.0.1", "::1"]))
     assert not any(map(is_loopback, ["ipv4:10.0.0.7:5000", "ipv6:[2001:db8::1]:80", "8.8.8.8"]))
+
+
+def test_an_address_is_one_key_in_both_doors_spellings() -> None:
+    """The key limits count under: the address alone, canonical, from either door."""
+    from tribes.core.quotas import address_of
+
+    assert {address_of(p) for p in ["ipv4:10.0.0.7:5000", "10.0.0.7", "::ffff:10.0.0.7"]} == {
+        "10.0.0.7"
+    }
+    assert {address_of(p) for p in ["ipv6:[2001:DB8::1]:80", "2001:db8:0::1"]} == {"2001:db8::1"}
+    assert address_of("unix:/run/tribes.sock") == "unix:/run/tribes.sock"

@@ -71,6 +71,32 @@ async def test_listed_games_newest_first_with_filters_and_pages(stub: Stub) -> N
     assert list(full.player_names) == ["ana", "bo"] and list(full.open_seats) == []
 
 
+async def test_a_last_page_has_no_token_and_a_finished_game_no_open_seat(stub: Stub) -> None:
+    """A page that holds the last games carries no token, even when it is full. A listed
+    game that ended with a seat still open (its one player resigned) shows no open seat
+    and is not among the games open to join."""
+    names = [await _listed(stub, "fate_of_akalon", 2) for _ in range(3)]
+    kind = "fate_of_akalon"
+    whole = await stub.ListGames(spb.ListGamesRequest(game_type=kind, page_size=3))
+    assert [g.name for g in whole.games] == names[::-1] and whole.next_page_token == ""
+    first = await stub.ListGames(spb.ListGamesRequest(game_type=kind, page_size=2))
+    assert len(first.games) == 2 and first.next_page_token
+    rest = await stub.ListGames(
+        spb.ListGamesRequest(game_type=kind, page_size=2, page_token=first.next_page_token)
+    )
+    assert [g.name for g in rest.games] == [names[0]] and rest.next_page_token == ""
+    joined = await _join(stub, names[1], "ana")
+    await stub.Resign(
+        spb.ResignRequest(name=names[1], request_id="r1"), metadata=bearer(joined.seat_token)
+    )
+    over = await stub.ListGames(spb.ListGamesRequest(game_type=kind))
+    ended = next(g for g in over.games if g.name == names[1])
+    assert ended.finished and list(ended.open_seats) == []
+    open_now = await stub.ListGames(spb.ListGamesRequest(game_type=kind, open_only=True))
+    assert [g.name for g in open_now.games] == [names[2], names[0]]
+    assert open_now.next_page_token == ""
+
+
 async def test_lobby_input_errors(stub: Stub) -> None:
     """Bad page tokens, sizes and types are documented errors; big sizes are coerced."""
     page = await stub.ListGames(spb.ListGamesRequest(page_size=10_000))

@@ -50,7 +50,7 @@ from tribes.core.errors import (
 )
 from tribes.core.presence import Presence, Seen
 from tribes.core.proxies import TrustedProxies
-from tribes.core.quotas import RateLimit, StreamLimit, peer_host
+from tribes.core.quotas import RateLimit, StreamLimit, address_of
 from tribes.core.records import (
     ENTRY,
     META,
@@ -225,7 +225,7 @@ class Games:
         request_id = limits.request_id(request.request_id)
         seat_count = limits.seat_count(request.seat_count)
         options = driver.resolve_setup(game, seat_count, limits.options(request.options))
-        self.create_limit.take(peer_host(caller.peer))
+        self.create_limit.take(address_of(caller.peer))
         seed = request.seed if self.allow_seed and request.HasField("seed") else None
         if seed is None:
             seed = secrets.randbits(64)
@@ -271,8 +271,10 @@ class Games:
         elif request_id:
             # A retry: answer with the game the first request created.
             loaded = await self.load(game_id)
+            asked = (meta.game_type, meta.seat_count, meta.options, _places(seats))
             meta = self.meta_of(game_id, loaded)
-            if meta.game_type != game.id or meta.seat_count != seat_count:
+            made = _places(meta.first_record.seats)
+            if (meta.game_type, meta.seat_count, meta.options, made) != asked:
                 raise BadRequestError(
                     "this request_id was already used to create a different game",
                     reason="REQUEST_ID_REUSED",
@@ -475,9 +477,11 @@ class Games:
         ``from_version`` (a consumer resuming, e.g. SSE's Last-Event-ID) the versions
         after it come first and that version itself is not repeated. With
         ``idle_seconds``, ``None`` is yielded after that long without a change (a door's
-        heartbeat). With ``request.presence``, a seat coming or going also yields the
-        current version again with the new seat list. The subscription is released on
-        every way out: the caller cancels, the game ends, the change feed is lost.
+        heartbeat; also at once when a resume has nothing to replay, so the door can start
+        its stream rather than wait). With ``request.presence``, a seat coming or going
+        also yields the current version again with the new seat list. The subscription is
+        released on every way out: the caller cancels, the game ends, the change feed is
+        lost.
         """
         game_id = limits.game_id(request.name)
         async with self.stream_limit.held(caller.peer), self.store.watch(game_id) as mailbox:
@@ -503,6 +507,10 @@ class Games:
                     async for later in self._versions(entry, game_id, last, current.version):
                         yield self.snapshot(entry, game_id, later, viewer)
                         last = later
+                    if from_version == current.version and not hosting.is_over(
+                        entry.game, current.state, current.record
+                    ):  # nothing to replay yet: an idle tick now, so a door answers at once
+                        yield None
                 shown = self.presence.known(game_id, seats)
                 while not hosting.is_over(entry.game, last.state, last.record):
                     try:
@@ -846,6 +854,11 @@ class Games:
 
     def store_timer(self, operation: str) -> Timer:
         return self.metrics.timer(self.metrics.store_seconds, operation)
+
+
+def _places(seats: tuple[Seat, ...]) -> tuple[tuple[bool, str], ...]:
+    """What a CreateGame asked of each seat: open for the lobby (listed), or a bot's."""
+    return tuple((seat.open, seat.bot) for seat in seats)
 
 
 def _new_game_id() -> str:

@@ -36,7 +36,10 @@ async def list_games(
 
     The index is scanned in batches until the page is full (bounded: a page looks at
     most ``_LOBBY_SCAN`` times its size); games that expired are dropped from it on
-    the way. The page token is a signed cursor (creation time, game id).
+    the way. The page token is a signed cursor (creation time, game id), given only
+    when a game may follow (with ``open_only``, a game beyond the scanned batches may
+    turn out full, so such a token can lead to an empty page). A finished game has no
+    open seats: nobody can join it.
     """
     kind = limits.game_type(request.game_type) if request.game_type else ""
     if kind:
@@ -48,11 +51,12 @@ async def list_games(
     scanned = 0
     more = True
     while len(page) < size and scanned < size * _LOBBY_SCAN:
-        batch = await games.store.list_page(kind, before, size)
-        more = len(batch) == size
+        # one more than a batch: whether any game lies beyond it (no token for a last page)
+        batch = await games.store.list_page(kind, before, size + 1)
+        more, batch = len(batch) > size, batch[:size]
         scanned += len(batch)
         loaded = await games.store.load_many([game_id for game_id, _ in batch])
-        for (game_id, created), found in zip(batch, loaded, strict=True):
+        for index, ((game_id, created), found) in enumerate(zip(batch, loaded, strict=True)):
             before = (created, game_id)
             if found is None:
                 meta = games.cache.meta(game_id)
@@ -64,12 +68,17 @@ async def list_games(
                 continue
             page.append(summary)
             if len(page) == size:
+                rest = zip(batch[index + 1 :], loaded[index + 1 :], strict=True)
+                more = more or any(
+                    found is not None
+                    and (not request.open_only or _summary(games, game_id, found).open_seats)
+                    for (game_id, _), found in rest
+                )
                 break
         if not more:
             break
-    last_scanned = before is not None and (more or len(page) == size)
     token = ""
-    if last_scanned and before is not None:
+    if more and before is not None:
         payload = before[0].to_bytes(8, "big") + before[1].encode()
         token = games.tokens.cursor_token(scope, payload)
     return spb.ListGamesResponse(games=page, next_page_token=token)
@@ -82,7 +91,7 @@ def _summary(games: Games, game_id: str, loaded: Loaded) -> pb.GameSummary:
         name=f"games/{game_id}",
         game_type=meta.game_type,
         seat_count=meta.seat_count,
-        open_seats=record.open_seats,
+        open_seats=() if loaded.finished else record.open_seats,  # none to join once over
         player_names=[seat.name for seat in record.seats],
         finished=loaded.finished,
         version=loaded.version,

@@ -1,4 +1,5 @@
-"""Per-caller rate limits: a token bucket per peer address, kept in this process.
+"""Per-caller rate limits: a token bucket per peer address, kept in this process (one
+address counts once, whichever door it calls through: ``address_of``).
 
 ``CreateGame`` costs a bucket token: a peer may create ``rate`` games per second on
 average with bursts of ``burst`` (``TRIBES_CREATE_RATE``, ``TRIBES_CREATE_BURST``; rate
@@ -14,6 +15,7 @@ on the same host must set.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import time
 from collections.abc import AsyncIterator, Callable
 
@@ -80,7 +82,7 @@ class StreamLimit:
         QuotaError (RESOURCE_EXHAUSTED); None when the peer is not counted."""
         if self.per_peer <= 0 or (not self.limit_loopback and is_loopback(peer)):
             return None
-        host = peer_host(peer)
+        host = address_of(peer)
         held = self._open.get(host, 0)
         if held >= self.per_peer:
             raise QuotaError(
@@ -118,6 +120,23 @@ def peer_host(peer: str) -> str:
         return peer.split("]", 1)[0] + "]"
     head, _, tail = peer.rpartition(":")
     return head if head and tail.isdigit() else peer
+
+
+def address_of(peer: str) -> str:
+    """The address a peer's limits count under, the same through either door: gRPC's
+    ``ipv4:1.2.3.4:5000`` and ``ipv6:[::1]:5000`` and the HTTP door's bare ``1.2.3.4``,
+    ``::1`` or ``::ffff:1.2.3.4`` name their address alone, canonical (anything else is
+    its ``peer_host``)."""
+    host = peer_host(peer)
+    if host.startswith(("ipv4:", "ipv6:")):
+        host = host[5:]
+    try:
+        address = ipaddress.ip_address(host.removeprefix("[").removesuffix("]"))
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(address)
 
 
 def is_loopback(peer: str) -> bool:

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import functools
 import json
 import logging
+import math
 import pathlib
 import re
 import time
@@ -87,22 +89,44 @@ WEBSOCKETS = {"Play": "/v1/{name=games/*}:play"}
 _WS_MAX_MESSAGE = 64 * 1024
 #: The WebSocket subprotocol of binary frames: each frame one protobuf ``PlayRequest``
 #: (in) or ``PlayEvent`` (out), the bytes gRPC would carry; without it frames are JSON.
-BINARY_SUBPROTOCOL = "tribes.v1.proto"
+BINARY_SUBPROTOCOL = openapi.SUBPROTOCOL
 #: The HTTP status a stream's client was sent when its response began (the request log's
 #: and metrics' code when the server's stop cancels the handler later)
 _STREAM_STATUS = web.RequestKey("tribes_stream_status", int)
+#: the request's allowed CORS origin, added to its response as it is prepared
+_CORS_ORIGIN = web.RequestKey("tribes_cors_origin", str)
+
+
+class _End(enum.Enum):
+    END = 0  # a stream that ended (where None is a heartbeat)
+
+
+_END = _End.END
 
 
 def _status_body(failure: Failure) -> bytes:
     return to_json(failure.status())
 
 
+async def _allow_origin(request: web.Request, response: web.StreamResponse) -> None:
+    """``on_response_prepare``: the allowed origin of the request (``Gateway._cors``), on
+    every response as its headers go out, streams included."""
+    origin = request.get(_CORS_ORIGIN)
+    if origin is not None:
+        response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Vary"] = "Origin"
+
+
 def error_response(failure: Failure, status: int | None = None) -> web.Response:
-    return web.Response(
+    response = web.Response(
         status=status or failure.code.http_status,
         body=_status_body(failure),
         content_type="application/json",
     )
+    wait = failure.metadata.get("retry_after_seconds")
+    if wait is not None:  # HTTP's own spelling too: whole seconds, rounded up
+        response.headers["Retry-After"] = str(max(1, math.ceil(float(wait))))
+    return response
 
 
 class Gateway:
@@ -130,7 +154,7 @@ class Gateway:
         self.request_log = request_log
         self.routes = routes(SERVICE)
         self._labels: dict[str, str] = {}  # aiohttp resource -> annotation template
-        self._openapi = json.dumps(openapi.document(SERVICE, self.routes)).encode()
+        self._openapi = json.dumps(openapi.document(SERVICE, self.routes, WEBSOCKETS)).encode()
 
     def _peer(self, request: web.Request) -> str:
         """The caller's address: the connection's peer, or whom a trusted proxy
@@ -144,6 +168,7 @@ class Gateway:
             middlewares=[self._observe, self._cors, self._errors],
             client_max_size=limits.MAX_REQUEST_BYTES,
         )
+        app.on_response_prepare.append(_allow_origin)
         for route in self.routes:
             handler = self._stream_handler(route) if route.streaming else self._unary_handler(route)
             resource = app.router.add_route(route.verb, route.path, handler).resource
@@ -199,31 +224,28 @@ class Gateway:
 
     @web.middleware
     async def _cors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """CORS for the allow-listed origins (``*`` allows any); preflights answered here."""
+        """CORS for the allow-listed origins (``*`` allows any); preflights answered here.
+        The allowed origin is added as a response is prepared (``_allow_origin``), so a
+        stream's headers carry it too."""
         origin = request.headers.get("Origin")
         allowed = origin is not None and ("*" in self.cors_origins or origin in self.cors_origins)
-        preflight = (
-            request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers
-        )
-        if preflight:
+        if allowed and origin is not None:
+            request[_CORS_ORIGIN] = origin
+        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
             if not allowed:
                 return error_response(
                     Failure(
                         Code.PERMISSION_DENIED, "ORIGIN_NOT_ALLOWED", "this origin is not allowed"
                     )
                 )
-            response: web.StreamResponse = web.Response(status=204)
+            response = web.Response(status=204)
             response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
             response.headers["Access-Control-Allow-Headers"] = (
                 "Authorization, Content-Type, Last-Event-ID"
             )
             response.headers["Access-Control-Max-Age"] = "600"
-        else:
-            response = await handler(request)
-        if allowed and origin is not None:
-            response.headers["Access-Control-Allow-Origin"] = origin
-            response.headers["Vary"] = "Origin"
-        return response
+            return response
+        return await handler(request)
 
     @web.middleware
     async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -288,8 +310,8 @@ class Gateway:
                 caller, message, from_version=_version(resume), idle_seconds=self.heartbeat
             )
             async with contextlib.aclosing(events):
-                first = await anext(events, None)  # errors before this are plain JSON errors
-                if first is None:
+                first = await anext(events, _END)  # errors before this are plain JSON errors
+                if first is _END:
                     return web.Response(status=204)  # resumed at the end: stop reconnecting
                 response = web.StreamResponse(
                     headers={
@@ -301,7 +323,7 @@ class Gateway:
                 await response.prepare(request)
                 request[_STREAM_STATUS] = response.status
                 try:
-                    item: bytes | None = first
+                    item = first
                     while True:
                         if item is None:
                             await response.write(b": heartbeat\n\n")

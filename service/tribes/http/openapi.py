@@ -10,17 +10,19 @@ which is what OpenAPI path templating can express. Every error is the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from google.protobuf.descriptor import (
     Descriptor,
     EnumDescriptor,
     FieldDescriptor,
+    MethodDescriptor,
     ServiceDescriptor,
 )
 from google.rpc import status_pb2
 
-from tribes.http.routes import Route
+from tribes.http.routes import Route, compile_template
 
 FD = FieldDescriptor
 _INTS = {FD.TYPE_INT32, FD.TYPE_SINT32, FD.TYPE_SFIXED32}
@@ -125,7 +127,80 @@ def _query(schemas: _Schemas, route: Route) -> list[dict[str, Any]]:
     return out
 
 
-def document(service: ServiceDescriptor, routes: list[Route]) -> dict[str, Any]:
+def _query_text(name: str, description: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": description,
+    }
+
+
+def _header(name: str, description: str) -> dict[str, Any]:
+    return {**_query_text(name, description), "in": "header"}
+
+
+#: What browsers send in the URL on streaming routes (EventSource and WebSocket cannot
+#: set headers); refused on every other route.
+_BROWSER_PARAMS = (
+    _query_text("access_token", "the seat token, for a client that cannot send Authorization"),
+)
+
+
+def _websocket(
+    schemas: _Schemas, method: MethodDescriptor, parameters: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The WebSocket of a bidirectional RPC: OpenAPI 3 can only name its upgrade, so its
+    messages' schemas are named by an extension (``x-websocket-messages``)."""
+    request, event = method.input_type.full_name, method.output_type.full_name
+    return {
+        "operationId": method.name + "WebSocket",
+        "summary": f"{method.name} as a WebSocket",
+        "x-websocket-messages": {
+            "client": schemas.ref(method.input_type),
+            "server": schemas.ref(method.output_type),
+        },
+        "description": (
+            f"Upgrades to a WebSocket session: {request} in, {event} out, as text frames of "
+            f"their JSON mapping, or binary protobuf frames when the subprotocol "
+            f"`{SUBPROTOCOL}` is asked for and answered. The session opens from the URL; an "
+            'error that ends it comes as a final `{"error": <google.rpc.Status>}` frame.'
+        ),
+        "parameters": [
+            *parameters,
+            *_BROWSER_PARAMS,
+            {
+                "name": "from_version",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string", "pattern": "^[0-9]+$"},
+                "description": "the version the client holds: no snapshot until a newer one",
+            },
+            _header("Sec-WebSocket-Protocol", f"`{SUBPROTOCOL}` for binary frames"),
+        ],
+        "security": [{}, {"seatToken": []}],
+        "responses": {
+            "101": {"description": "Switching Protocols: the session runs on the WebSocket"},
+            "default": {
+                "description": "an error before the upgrade",
+                "content": {
+                    "application/json": {"schema": schemas.ref(status_pb2.Status.DESCRIPTOR)}
+                },
+            },
+        },
+    }
+
+
+#: The WebSocket subprotocol of binary protobuf frames.
+SUBPROTOCOL = "tribes.v1.proto"
+
+
+def document(
+    service: ServiceDescriptor,
+    routes: list[Route],
+    websockets: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     schemas = _Schemas()
     status = schemas.ref(status_pb2.Status.DESCRIPTOR)
     errors = {"application/json": {"schema": status}}
@@ -151,14 +226,11 @@ def document(service: ServiceDescriptor, routes: list[Route]) -> dict[str, Any]:
         else:
             operation["parameters"] = parameters + _query(schemas, route)
         if route.streaming:
-            operation["parameters"].append(
-                {
-                    "name": "Last-Event-ID",
-                    "in": "header",
-                    "required": False,
-                    "schema": {"type": "string"},
-                }
-            )
+            operation["parameters"] += [
+                _header("Last-Event-ID", "resume after this version (EventSource sends it)"),
+                *_BROWSER_PARAMS,
+                _query_text("last_event_id", "as Last-Event-ID, for a client that cannot send it"),
+            ]
             operation["responses"]["200"] = {
                 "description": "Server-Sent Events: one `snapshot` event per version "
                 f"(data: {method.output_type.full_name} as JSON), then `end`",
@@ -171,6 +243,11 @@ def document(service: ServiceDescriptor, routes: list[Route]) -> dict[str, Any]:
                 "content": {"application/json": {"schema": schemas.ref(method.output_type)}},
             }
         paths.setdefault(path, {})[route.verb.lower()] = operation
+    for rpc, template in (websockets or {}).items():
+        method = service.methods_by_name[rpc]
+        compiled, variables = compile_template(template)
+        path, parameters = _path(Route(method, "GET", template, compiled, variables, ""))
+        paths.setdefault(path, {})["get"] = _websocket(schemas, method, parameters)
     return {
         "openapi": "3.0.3",
         "info": {

@@ -24,8 +24,9 @@ from tribes.core.errors import BadRequestError
 from tribes.core.limits import quote
 from tribes.http.routes import Route
 
-#: Query parameters the gateway itself reads (tokens and resume points for browsers,
-#: whose EventSource and WebSocket cannot send headers); never set on a message.
+#: Query parameters the gateway itself reads on streaming routes (tokens and resume points
+#: for browsers, whose EventSource and WebSocket cannot send headers); never set on a
+#: message, and refused elsewhere (a token there would be ignored, not checked).
 GATEWAY_PARAMS = frozenset({"access_token", "last_event_id"})
 
 
@@ -78,6 +79,7 @@ def build_request(
     """The request message of ``route`` from the path variables, query and body."""
     cls = GetMessageClass(route.method.input_type)
     descriptor = route.method.input_type
+    query = list(query)  # read twice when a value does not fit
     tree: dict[str, Any] = {}
     if route.body:
         try:
@@ -95,11 +97,17 @@ def build_request(
         names, _ = _field(descriptor, path)
         _set(tree, names, variables[name])
         bound.add(".".join(names))
+    queried: dict[str, Any] = {}
     if route.body != "*":
         repeated: dict[str, list[Any]] = {}
         for key, value in query:
             if key in GATEWAY_PARAMS:
-                continue
+                if route.streaming:
+                    continue
+                raise BadRequestError(
+                    f"{key} is read on streaming routes only (send an Authorization header)",
+                    "BAD_QUERY",
+                )
             names, field = _field(descriptor, key)
             dotted = ".".join(names)
             if dotted in bound or (route.body and names[0] == route.body):
@@ -107,14 +115,46 @@ def build_request(
             if field.is_repeated:
                 repeated.setdefault(dotted, []).append(_scalar(field, value))
             else:
-                _set(tree, names, _scalar(field, value))
+                _set(queried, names, _scalar(field, value))
         for dotted, values in repeated.items():
-            _set(tree, dotted.split("."), values)
+            _set(queried, dotted.split("."), values)
     message = cls()
     try:
         json_format.ParseDict(tree, message)
     except (json_format.ParseError, ValueError, TypeError, RecursionError) as exc:
         raise _malformed("the request does not fit its message", str(exc)) from None
+    if queried:  # apart, so an ill-typed parameter is named as one (BAD_QUERY); the path
+        # and body set none of these fields
+        message.MergeFrom(_from_query(cls, descriptor, queried, query))
+    return message
+
+
+def _from_query(
+    cls: type[Message],
+    descriptor: Descriptor,
+    queried: dict[str, Any],
+    query: list[tuple[str, str]],
+) -> Message:
+    """The fields the query sets, parsed alone; a value that does not fit its field is
+    BAD_QUERY, naming the parameter."""
+    message = cls()
+    try:
+        json_format.ParseDict(queried, message)
+    except (json_format.ParseError, ValueError, TypeError):
+        for key, value in query:  # name the first parameter that does not fit alone
+            if key in GATEWAY_PARAMS:
+                continue
+            names, field = _field(descriptor, key)
+            alone: dict[str, Any] = {}
+            _set(alone, names, [value] if field.is_repeated else _scalar(field, value))
+            try:
+                json_format.ParseDict(alone, cls())
+            except (json_format.ParseError, ValueError, TypeError):
+                raise BadRequestError(
+                    f"query parameter {quote(key)} has an ill-typed value {quote(value)}",
+                    "BAD_QUERY",
+                ) from None
+        raise BadRequestError("the query parameters do not fit the request", "BAD_QUERY") from None
     return message
 
 
