@@ -327,6 +327,7 @@ async def test_cors_preflight_and_allow_list(http: Http) -> None:
         assert bad.status == 403 and "Access-Control-Allow-Origin" not in bad.headers
     async with http.get("/v1/gameTypes", headers={"Origin": "https://play.example"}) as got:
         assert got.headers["Access-Control-Allow-Origin"] == "https://play.example"
+        assert got.headers["Access-Control-Expose-Headers"] == "Retry-After"
     async with http.get("/v1/gameTypes", headers={"Origin": "https://evil.example"}) as got:
         assert got.status == 200 and "Access-Control-Allow-Origin" not in got.headers
 

@@ -114,6 +114,7 @@ async def _allow_origin(request: web.Request, response: web.StreamResponse) -> N
     origin = request.get(_CORS_ORIGIN)
     if origin is not None:
         response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Access-Control-Expose-Headers"] = "Retry-After"  # not safelisted
         response.headers["Vary"] = "Origin"
 
 
