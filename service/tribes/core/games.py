@@ -495,10 +495,7 @@ class Games:
             self.metrics.watchers.inc()
             self.viewer_opened(game_id, viewer)
             try:
-                if viewer != SPECTATOR:
-                    hold = await self.presence.hold(game_id, viewer)  # reads every seat's too
-                else:  # the seat list as stored, not as this replica last read it (if ever)
-                    await self.presence.ensure(game_id)
+                hold = await self.presence.opened(game_id, viewer)
                 if from_version is None or not 0 < from_version <= current.version:
                     last = current
                     yield self.snapshot(entry, game_id, current, viewer)

@@ -23,6 +23,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tribes.engine import SPECTATOR
 from tribes.store import PresenceEntries, Store, StoreUnavailableError, decode_presence
 
 if TYPE_CHECKING:
@@ -138,6 +139,15 @@ class Presence:
     def forget(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
         self._seen.pop(game_id, None)
+
+    async def opened(self, game_id: str, viewer: int) -> Hold | None:
+        """A stream opens for ``viewer``: a seat holds its presence (its enter reads every
+        seat's); a spectator only reads the stored seat list when
+        this replica's reading is stale, since no push would correct a wrong one."""
+        if viewer != SPECTATOR:
+            return await self.hold(game_id, viewer)
+        await self.ensure(game_id)
+        return None
 
     async def hold(self, game_id: str, seat: int) -> Hold:
         """Enter ``seat``'s presence as a new holder. The store's write runs to its end even

@@ -20,13 +20,12 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable, Sequence
 
-from tribes.core.quotas import peer_host
+from tribes.core.quotas import Address, parse_address
 
 MAX_HEADER = 1024  # characters of X-Forwarded-For read (from its end)
 MAX_HOPS = 16  # entries walked
 HEADER = "x-forwarded-for"
 
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -44,27 +43,6 @@ def parse_networks(text: str) -> tuple[Network, ...]:
                 f"TRIBES_TRUSTED_PROXIES: {entry[:40]!r} is not a network or address"
             ) from None
     return tuple(networks)
-
-
-def _address(text: str) -> Address | None:
-    """An address as a peer or a forwarded entry writes it: bare, ``ipv4:a.b.c.d:port``
-    or ``ipv6:[v6]:port`` (gRPC), ``[v6]:port`` or ``a.b.c.d:port``; None for anything
-    else. An IPv4-mapped IPv6 address is its IPv4 address."""
-    text = text.strip()
-    if text.startswith(("ipv4:", "ipv6:")):
-        text = peer_host(text)[5:]
-    host, _, port = text.rpartition(":")
-    if port.isdigit() and (host.startswith("[") or (host and ":" not in host)):
-        text = host  # a port after an address: [v6]:port or a.b.c.d:port
-    if text.startswith("[") and text.endswith("]"):
-        text = text[1:-1]
-    try:
-        address = ipaddress.ip_address(text)
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped
-    return address
 
 
 class TrustedProxies:
@@ -86,7 +64,7 @@ class TrustedProxies:
         forwarded one (then that address, bare and in its canonical form)."""
         if not self._networks:
             return peer
-        hop = _address(peer)
+        hop = parse_address(peer)
         if hop is None or not self.trusts(hop):
             return peer
         header = ",".join(forwarded)[-MAX_HEADER:]
@@ -97,7 +75,7 @@ class TrustedProxies:
             entries = entries[1:]  # the first may be cut: only whole entries
         nearest = hop
         for entry in reversed(entries[-MAX_HOPS:]):
-            address = _address(entry)
+            address = parse_address(entry)
             if address is None:
                 break  # not an address: stop at what a trusted proxy vouched for
             nearest = address

@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from tribes.core.errors import QuotaError
 
 _MAX_PEERS = 50_000
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 class RateLimit:
@@ -122,21 +123,33 @@ def peer_host(peer: str) -> str:
     return head if head and tail.isdigit() else peer
 
 
+def parse_address(text: str) -> Address | None:
+    """An address as a peer or a forwarded entry writes it: bare, ``ipv4:a.b.c.d:port``
+    or ``ipv6:[v6]:port`` (gRPC), ``[v6]:port`` or ``a.b.c.d:port``; None for anything
+    else. An IPv4-mapped IPv6 address is its IPv4 address."""
+    text = text.strip()
+    if text.startswith(("ipv4:", "ipv6:")):
+        text = peer_host(text)[5:]
+    host, _, port = text.rpartition(":")
+    if port.isdigit() and (host.startswith("[") or (host and ":" not in host)):
+        text = host  # a port after an address: [v6]:port or a.b.c.d:port
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
 def address_of(peer: str) -> str:
     """The address a peer's limits count under, the same through either door: gRPC's
-    ``ipv4:1.2.3.4:5000`` and ``ipv6:[::1]:5000`` and the HTTP door's bare ``1.2.3.4``,
-    ``::1`` or ``::ffff:1.2.3.4`` name their address alone, canonical (anything else is
-    its ``peer_host``)."""
-    host = peer_host(peer)
-    if host.startswith(("ipv4:", "ipv6:")):
-        host = host[5:]
-    try:
-        address = ipaddress.ip_address(host.removeprefix("[").removesuffix("]"))
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return str(address.ipv4_mapped)
-    return str(address)
+    ``ipv4:1.2.3.4:5000`` and the HTTP door's bare ``1.2.3.4`` (or ``::ffff:1.2.3.4``)
+    are one canonical address (anything else is its ``peer_host``)."""
+    parsed = parse_address(peer)
+    return peer_host(peer) if parsed is None else str(parsed)
 
 
 def is_loopback(peer: str) -> bool:

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from tribes.core import hosting, limits
 from tribes.core.errors import BadRequestError
 from tribes.core.status import KNOWN, failure_of
-from tribes.engine import SPECTATOR
 from tribes.store import Change, Mailbox
 from tribes.v1 import game_service_pb2 as spb
 from tribes.wire import protowire as pw
@@ -130,10 +129,7 @@ async def play(
         reader = asyncio.create_task(_read(requests, inbox))
         games.viewer_opened(game_id, viewer)
         try:
-            if viewer != SPECTATOR:
-                hold = await games.presence.hold(game_id, viewer)  # reads every seat's too
-            else:  # the seat list as stored, not as this replica last read it (if ever)
-                await games.presence.ensure(game_id)
+            hold = await games.presence.opened(game_id, viewer)
             held = opened.from_version if opened.HasField("from_version") else None
             last = current
             seats = meta.seat_count
