@@ -5,6 +5,7 @@ restart under open sessions."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
@@ -17,11 +18,20 @@ from tribes_client import AsyncClient, PlaySession, TribesError
 from tribes_client.v1 import game_service_pb2 as spb
 
 
-async def _answering(session: PlaySession, seat: int, cards: list[int]) -> list[spb.PlayEvent]:
-    """Every event of ``session``; the seat bids its next card whenever a new version puts
-    it first in ``to_act`` (a seat-list change repeats a version)."""
+async def _answering(
+    session: PlaySession, seat: int, cards: list[int], opened: spb.PlayEvent
+) -> list[spb.PlayEvent]:
+    """Every event of ``session`` from its ``opened`` snapshot on; the seat bids its next
+    card whenever a new version puts it first in ``to_act`` (a seat-list change repeats a
+    version)."""
     events, acted = [], 0
-    async for event in session:
+
+    async def each() -> AsyncIterator[spb.PlayEvent]:
+        yield opened
+        async for later in session:
+            yield later
+
+    async for event in each():
         events.append(event)
         snap = event.snapshot
         if event.WhichOneof("kind") == "snapshot" and snap.to_act[:1] == [seat]:
@@ -53,8 +63,11 @@ async def test_two_sessions_play_a_game_out_and_see_every_version(app: App) -> N
         seats = [client.with_token(t) for t in tokens]
         async with seats[0].play(game.name) as zero, seats[1].play(game.name) as one:
             async with asyncio.timeout(20):
+                # both sessions are open before either seat moves, so both open at version 1
+                opened = [await anext(zero), await anext(one)]
                 events = await asyncio.gather(
-                    _answering(zero, 0, [1, 2, 3]), _answering(one, 1, [3, 1, 2])
+                    _answering(zero, 0, [1, 2, 3], opened[0]),
+                    _answering(one, 1, [3, 1, 2], opened[1]),
                 )
             assert [_versions(e) for e in events] == [list(range(1, 8))] * 2
             assert zero.snapshot is not None and zero.snapshot.finished
