@@ -454,12 +454,19 @@ def per_move(report: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def _calls_per_move(rows: list[dict[str, Any]]) -> float:
+    """RPCs per move over ``rows``' windows (a session's move is one stream message)."""
+    moves = sum(r["per_rpc"].get("ApplyMove", {}).get("count", 0) for r in rows)
+    return sum(r["requests"] for r in rows) / moves if moves else float("nan")
+
+
 def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
     """One row per (N, service variant): its moves/s and CPU per move beside the bare's."""
     out = [
         "| N | server | bare moves/s | server moves/s | **server/bare** | per-pass ratios "
-        "| bare p99 ms | server p99 ms | server CPU µs/move bare / server | errors |",
-        "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "| bare p99 ms | server p99 ms | server CPU µs/move bare / server "
+        "| calls/move bare / server | errors |",
+        "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     variants = [v for v in dict.fromkeys(r["server"] for r in rows) if v != "bare"]
     for n in sorted({r["concurrency"] for r in rows}):
@@ -479,14 +486,17 @@ def ratio_table(rows: list[dict[str, Any]], reply_bytes: dict[str, int]) -> str:
                 f"| {fmt(svc, 'moves_per_s', '.0f')} "
                 f"| **{statistics.fmean(ratios):.2f}** | {' / '.join(f'{x:.2f}' for x in ratios)} "
                 f"| {fmt(bare, 'p99_ms', '.1f')} | {fmt(svc, 'p99_ms', '.1f')} "
-                f"| {bare_cpu:.0f} / {svc_cpu:.0f} | {errors} |"
+                f"| {bare_cpu:.0f} / {svc_cpu:.0f} "
+                f"| {_calls_per_move(bare):.2f} / {_calls_per_move(svc):.2f} | {errors} |"
             )
     out.append(
         f"\nreply bytes (typical ApplyMove snapshot): service {reply_bytes['service']}, "
         f"bare {reply_bytes['bare']}; server CPU of the multi-worker run sums its workers; "
-        "bare and unary service rows play through unary calls (polling GetGame for the other "
-        "seat), the sessions row through one Play stream per seat, the websocket sessions row "
-        "through one WebSocket per seat with binary frames"
+        "bare and unary service rows play through unary calls, with a GetGame whenever the "
+        "seat to act changes (the bare's seat 0 always acts, so it makes none: calls/move "
+        "counts every RPC of the window, CreateGame included, per move), the sessions row "
+        "through one Play stream per seat, the websocket sessions row through one WebSocket "
+        "per seat with binary frames"
     )
     return "\n".join(out)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bench.bench import UNARY_FLOOR, peer_ratios, summary_table
+from tests.bench.bench import UNARY_FLOOR, peer_ratios, ratio_table, summary_table
 
 
 def _row(label: str, n: int, moves: float, cpu: float | None) -> dict[str, Any]:
@@ -71,3 +71,31 @@ def test_summary_holds_the_unary_service_to_its_floor() -> None:
     assert _verdicts(summary_table([], just_below))[floor] == "no"
     at_floor = [load("bare", 1000), load("service", UNARY_FLOOR * 1000)]
     assert _verdicts(summary_table([], at_floor))[floor] == "yes"
+
+
+def test_the_load_table_counts_calls_per_move_for_each_server() -> None:
+    """A unary service that polls GetGame makes more calls per move than the bare, whose
+    seat 0 always acts: the table says so beside the ratio."""
+
+    def load(server: str, moves: int, calls: dict[str, int]) -> dict[str, Any]:
+        per_rpc = {name: {"count": count} for name, count in calls.items()}
+        return {
+            "concurrency": 16,
+            "server": server,
+            "moves_per_s": moves / 10,
+            "p99_ms": 10.0,
+            "server_cpu_us_per_move": 400.0,
+            "per_rpc": per_rpc,
+            "requests": sum(calls.values()),
+            "errors": {},
+        }
+
+    rows = [
+        load("bare", 2000, {"ApplyMove": 2000}),
+        load("service", 1000, {"ApplyMove": 1000, "GetGame": 150, "CreateGame": 4}),
+    ]
+    table = ratio_table(rows, {"service": 2391, "bare": 2385})
+    line = next(row for row in table.splitlines() if row.startswith("| 16 | service |"))
+    cells = [cell.strip() for cell in line.strip("|").split("|")]
+    assert cells[4] == "**0.50**"
+    assert cells[9] == "1.00 / 1.15"
