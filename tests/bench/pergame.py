@@ -93,7 +93,7 @@ def measure(games: int, concurrency: int, passes: int) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with private_redis() as (url, _):
         port, http_port = _free_port(), _free_port()
-        env = service_env(url, port, TRIBES_HTTP_PORT=str(http_port), TRIBES_LOG_REQUESTS="0")
+        env = service_env(url, port, TRIBES_HTTP_PORT=str(http_port))
         store = redis.Redis.from_url(url)
         with child([sys.executable, "-m", "tribes"], env, port) as pid:
             # warm: imports, the first connections, the scripts loaded
