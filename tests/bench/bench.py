@@ -444,9 +444,14 @@ def game_phase(
     )
 
 
+def _moves(report: dict[str, Any]) -> int:
+    """The moves a load report made (its ``ApplyMove`` calls or in-session moves)."""
+    return int(report["per_rpc"].get("ApplyMove", {}).get("count", 0))
+
+
 def per_move(report: dict[str, Any]) -> dict[str, float]:
     """Moves/s and server CPU per move (all server work divided by moves made)."""
-    moves = report["per_rpc"].get("ApplyMove", {}).get("count", 0)
+    moves = _moves(report)
     cpu = report.get("server_cpu_us_per_req", float("nan")) * report["requests"]
     return {
         "moves_per_s": moves / report["window_s"] if report["window_s"] else float("nan"),
@@ -456,7 +461,7 @@ def per_move(report: dict[str, Any]) -> dict[str, float]:
 
 def _calls_per_move(rows: list[dict[str, Any]]) -> float:
     """RPCs per move over ``rows``' windows (a session's move is one stream message)."""
-    moves = sum(r["per_rpc"].get("ApplyMove", {}).get("count", 0) for r in rows)
+    moves = sum(_moves(r) for r in rows)
     return sum(r["requests"] for r in rows) / moves if moves else float("nan")
 
 

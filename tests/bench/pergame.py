@@ -40,10 +40,8 @@ from tribes_client.v1 import game_service_pb2_grpc as spb_grpc
 PHASES = ("create", "sessions")
 
 
-async def _phase(
-    phase: str, ports: tuple[int, int], games: int, concurrency: int
-) -> tuple[int, float]:
-    """Play ``games`` games of ``phase``; (games played, seconds taken)."""
+async def _phase(phase: str, ports: tuple[int, int], games: int, concurrency: int) -> float:
+    """Play ``games`` games of ``phase``; the seconds they took."""
     port, http_port = ports
     left = games
     async with (
@@ -79,7 +77,7 @@ async def _phase(
 
         start = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
-        return games, time.perf_counter() - start
+        return time.perf_counter() - start
 
 
 def _commands(client: redis.Redis) -> dict[str, int]:
@@ -94,19 +92,19 @@ def measure(games: int, concurrency: int, passes: int) -> list[dict[str, Any]]:
     with private_redis() as (url, _):
         port, http_port = _free_port(), _free_port()
         env = service_env(url, port, TRIBES_HTTP_PORT=str(http_port))
-        store = redis.Redis.from_url(url)
-        with child([sys.executable, "-m", "tribes"], env, port) as pid:
+        with (
+            redis.Redis.from_url(url) as store,
+            child([sys.executable, "-m", "tribes"], env, port) as pid,
+        ):
             # warm: imports, the first connections, the scripts loaded
             asyncio.run(_phase("sessions", (port, http_port), concurrency, concurrency))
             for rep in range(passes):
                 for phase in PHASES if rep % 2 == 0 else PHASES[::-1]:
                     before, cpu = _commands(store), proc_cpu_seconds(pid)
-                    played, seconds = asyncio.run(
-                        _phase(phase, (port, http_port), games, concurrency)
-                    )
+                    seconds = asyncio.run(_phase(phase, (port, http_port), games, concurrency))
                     used, after = proc_cpu_seconds(pid) - cpu, _commands(store)
                     per_game = {
-                        name: (count - before.get(name, 0)) / played
+                        name: (count - before.get(name, 0)) / games
                         for name, count in after.items()
                         if count != before.get(name, 0) and name != "info"
                     }
@@ -114,12 +112,11 @@ def measure(games: int, concurrency: int, passes: int) -> list[dict[str, Any]]:
                         {
                             "phase": phase,
                             "rep": rep,
-                            "games_per_s": played / seconds,
-                            "cpu_us_per_game": used / played * 1e6,
+                            "games_per_s": games / seconds,
+                            "cpu_us_per_game": used / games * 1e6,
                             "commands_per_game": per_game,
                         }
                     )
-        store.close()
     return rows
 
 
