@@ -614,6 +614,41 @@ async def test_a_session_on_a_followed_game_opens_without_reading_the_store(
         watcher.cancel()
 
 
+async def test_the_second_seat_opens_from_the_first_seats_read(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Seat 0's session reads the stored state once its subscription is confirmed; that
+    read is the newest version the replica knows, so seat 1's session on the same replica,
+    opened before any move, reads nothing from the store. A move made through the other
+    replica then reaches both."""
+    async with _two_replicas(redis_url, redis_prefix) as (one, stub_one, stub_two):
+        created = await create(stub_one, cards="5")
+        store = one.games.store
+        reads: list[str] = []
+        load = store.load
+
+        async def counted(game_id: str, request_key: str | None = None) -> Any:
+            reads.append(game_id)
+            return await load(game_id, request_key)
+
+        store.load = counted  # type: ignore[method-assign]
+        first = stub_one.Play(metadata=bearer(created.tokens[0]))
+        await first.write(_open(created.name))
+        assert (await _snapshot(first)).version == 1
+        assert len(reads) == 1
+        second = stub_one.Play(metadata=bearer(created.tokens[1]))
+        await second.write(_open(created.name))
+        opened = await _snapshot(second)
+        assert (opened.version, opened.viewer_seat, len(reads)) == (1, 1, 1)
+        await move(stub_two, created.name, created.tokens[1], "bid:4", expected=1)
+        for stream in (first, second):
+            while (await _snapshot(stream)).version < 2:
+                pass  # presence pushes of version 1
+        assert len(reads) == 1
+        first.cancel()
+        second.cancel()
+
+
 async def test_a_spectator_opening_on_another_replica_sees_who_is_present(
     redis_url: str, redis_prefix: str
 ) -> None:

@@ -98,6 +98,37 @@ async def test_a_watched_game_knows_its_latest_change(replicas: Pair) -> None:
     assert a.latest("g1") is None and b.latest("g1") is None  # the last watchers left
 
 
+async def test_a_state_read_while_watched_is_kept_as_the_latest(replicas: Pair) -> None:
+    """``read_while_watched``: a state read once the subscription is confirmed is the
+    newest the replica knows (every later commit reaches it) unless a newer change came
+    first; a read with no watch open, or before the confirmation, is not kept."""
+    a, b, _ = replicas
+    await a.create("g1", b"m", b"s0")
+    a.read_while_watched("g1", Change(1, b"s0"))
+    assert a.latest("g1") is None  # nobody watches the game here
+    async with a.watch("g1"):
+        a.read_while_watched("g1", Change(1, b"s0"))
+        assert a.latest("g1") == Change(1, b"s0")
+        await b.commit("g1", 1, b"s1", b"e", finished=False)
+        async with asyncio.timeout(5):
+            while a.latest("g1") != Change(2, b"s1"):  # through the feed
+                await asyncio.sleep(0.01)
+        a.read_while_watched("g1", Change(1, b"s0"))  # a read that the commit overtook
+        assert a.latest("g1") == Change(2, b"s1")
+    assert a.latest("g1") is None
+    mailbox = Mailbox()
+    subscribing = asyncio.create_task(a._fanout.subscribe("g1", mailbox))
+    await asyncio.sleep(0)  # registered, not yet confirmed
+    try:
+        a.read_while_watched("g1", Change(2, b"s1"))
+        assert a.latest("g1") is None
+        async with asyncio.timeout(5):
+            await subscribing
+        assert a.latest("g1") is None
+    finally:
+        await a._fanout.unsubscribe("g1", mailbox)
+
+
 async def test_a_change_handed_over_before_the_subscription_is_confirmed_is_not_kept(
     replicas: Pair,
 ) -> None:

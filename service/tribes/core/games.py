@@ -78,7 +78,7 @@ from tribes.engine import (
     driver,
 )
 from tribes.metrics import Metrics, Timer
-from tribes.store import CommitOutcome, CommitStatus, Loaded, Store, StoreUnavailableError
+from tribes.store import Change, CommitOutcome, CommitStatus, Loaded, Store, StoreUnavailableError
 from tribes.v1 import common_pb2 as pb
 from tribes.v1 import game_service_pb2 as spb
 
@@ -442,21 +442,26 @@ class Games:
     async def watched_state(self, game_id: str) -> tuple[Entry, Cached]:
         """For a caller whose watch of the game is open: the game's latest state — the
         newest change the change feed has handed this replica when there is one (no store
-        read: every later change reaches the caller's mailbox), else the stored state."""
+        read: every later change reaches the caller's mailbox), else the stored state,
+        which the store then keeps as that newest change (the next session of the game on
+        this replica reads nothing)."""
         change = self.store.latest(game_id)
         meta = self.cache.meta(game_id) if change is not None else None
         if change is None or meta is None:
-            entry, cached, _ = await self.stored_state(game_id)
+            entry, cached, _ = await self.stored_state(game_id, watched=True)
             return entry, cached
         entry = self.catalog.get(meta.game_type)
         return entry, self.cached_state(entry, game_id, meta, change.version, change.state)
 
     async def stored_state(
-        self, game_id: str, request_key: str | None = None
+        self, game_id: str, request_key: str | None = None, *, watched: bool = False
     ) -> tuple[Entry, Cached, int | None]:
         """The stored game's catalog entry and latest state, and — with ``request_key``
-        — the version that request produced when it was seen before (else None)."""
+        — the version that request produced when it was seen before (else None).
+        ``watched``: the caller's watch of the game is open (``Store.read_while_watched``)."""
         loaded = await self.load(game_id, request_key)
+        if watched:
+            self.store.read_while_watched(game_id, Change(loaded.version, loaded.state))
         meta = self.meta_of(game_id, loaded)
         entry = self.catalog.get(meta.game_type)
         cached = self.cached_state(entry, game_id, meta, loaded.version, loaded.state)

@@ -225,6 +225,13 @@ class Store(abc.ABC):
         watch can start from it instead of reading the store."""
         return None
 
+    def read_while_watched(self, game_id: str, change: Change) -> None:
+        """The game's state as a caller whose watch of it is open has just read it from
+        the store: newer than every change the store's watchers missed, since each
+        later commit reaches them, so a store that keeps ``latest`` keeps it too (when it
+        is the newest it knows). Here: nothing is kept."""
+        return None
+
     @abc.abstractmethod
     async def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         """Several games at once (a lobby page), None for any that no longer exist."""

@@ -347,6 +347,9 @@ class RedisStore(Store):
     def latest(self, game_id: str) -> Change | None:
         return self._fanout.latest(game_id)
 
+    def read_while_watched(self, game_id: str, change: Change) -> None:
+        self._fanout.keep(game_id, change)
+
     async def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         # one command per game, concurrently: a game's keys may live on any shard
         return list(await asyncio.gather(*(self.load(game_id) for game_id in game_ids)))
@@ -581,6 +584,11 @@ class _Fanout:
         confirmation a commit of another replica could still be lost, so nothing is kept."""
         for mailbox in self._mailboxes.get(game_id, ()):
             mailbox.put(change)
+        self.keep(game_id, change)
+
+    def keep(self, game_id: str, change: Change) -> None:
+        """``change`` as the game's ``latest`` when the game's subscription is confirmed
+        and nothing newer is known (a presence notice, version 0, is not a version)."""
         confirmed = self._confirmed.get(game_id)
         if change.version and confirmed is not None and confirmed.is_set():
             known = self._latest.get(game_id)
