@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import aiohttp
+import pytest
+from multidict import CIMultiDict
 
 from tests.support.http import auth, call, reason
 from tests.support.server import running_app, server_process
@@ -93,6 +95,28 @@ async def test_a_browser_style_session_takes_the_token_in_the_query(http: Http) 
         await socket.send_str(json.dumps({"move": {"moveId": "bid:1", "expectedVersion": "2"}}))
         snap = (await _frame(socket))["snapshot"]
         assert snap["version"] == "3" and snap["viewerSeat"] == 1
+
+
+async def test_two_tokens_are_refused_in_every_spelling(http: Http) -> None:
+    """Two ``Authorization`` headers or two ``access_token`` values: BAD_TOKEN (403) before
+    anything is read or played, on a unary route and at a session's handshake; one token
+    still opens the session at the untouched version."""
+    name, tokens = await _create(http)
+    two_headers = CIMultiDict(("Authorization", f"Bearer {token}") for token in tokens)
+    move = json.dumps({"moveId": "bid:1"})
+    async with http.post(f"/v1/{name}:applyMove", data=move, headers=two_headers) as response:
+        assert (response.status, reason(await response.json())) == (403, "BAD_TOKEN")
+    two_queries = [("access_token", token) for token in tokens]
+    for kw in ({"headers": two_headers}, {"params": two_queries}):
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(f"/v1/{name}:play", **kw)
+        assert refused.value.status == 403, kw
+        async with http.get(f"/v1/{name}:play", **kw) as response:
+            body = await response.json()
+            assert (response.status, reason(body)) == (403, "BAD_TOKEN"), kw
+            assert "not 2" in body["message"]
+    async with http.ws_connect(f"/v1/{name}:play", params=two_queries[:1]) as socket:
+        assert (await _frame(socket))["snapshot"]["version"] == "1"
 
 
 async def test_errors_that_end_the_session_come_as_a_last_frame(http: Http) -> None:

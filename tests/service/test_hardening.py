@@ -327,3 +327,19 @@ def test_an_address_is_one_key_in_both_doors_spellings() -> None:
     }
     assert {address_of(p) for p in ["ipv6:[2001:DB8::1]:80", "2001:db8:0::1"]} == {"2001:db8::1"}
     assert address_of("unix:/run/tribes.sock") == "unix:/run/tribes.sock"
+
+
+async def test_two_authorization_values_are_refused(stub: spb_grpc.GameServiceStub) -> None:
+    """Two ``authorization`` entries (which one did a proxy in front check?): BAD_TOKEN,
+    on a unary call and on a session, and the game is untouched."""
+    created = await create(stub)
+    both = tuple(("authorization", f"Bearer {token}") for token in created.tokens)
+    request = spb.ApplyMoveRequest(name=created.name, move_id="bid:1")
+    code, reason, _ = await fails(stub.ApplyMove(request, metadata=both))
+    assert (code, reason) == (SC.PERMISSION_DENIED, "BAD_TOKEN")
+    stream = stub.Play(metadata=both)
+    await stream.write(spb.PlayRequest(open=spb.OpenSession(name=created.name)))
+    assert await stream.code() == SC.PERMISSION_DENIED
+    assert "one authorization value, not 2" in (await stream.details() or "")
+    assert (await get(stub, created.name)).version == 1
+    assert (await move(stub, created.name, created.tokens[0], "bid:1")).version == 2

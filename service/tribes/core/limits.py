@@ -154,6 +154,14 @@ def player_name(value: str) -> str:
     return text
 
 
+def one_authorization(values: list[str], what: str = "authorization value") -> str | None:
+    """A call's one ``authorization`` value (None when it sent none). Several are refused:
+    which one a proxy in front checked cannot be known, so none is trusted."""
+    if len(values) > 1:
+        raise BadTokenError(f"send one {what}, not {len(values)}")
+    return values[0] if values else None
+
+
 def bearer(authorization: str | None) -> str | None:
     """The token of an ``authorization: Bearer <token>`` value (None when absent)."""
     if authorization is None:

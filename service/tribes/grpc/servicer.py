@@ -20,6 +20,7 @@ import grpc
 from google.protobuf.message import DecodeError, Message
 from google.protobuf.message_factory import GetMessageClass
 
+from tribes.core import limits
 from tribes.core.errors import BadRequestError
 from tribes.core.games import Caller, Games
 from tribes.core.proxies import TrustedProxies
@@ -69,12 +70,12 @@ _GRPC_CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 def caller_of(context: Context, proxies: TrustedProxies) -> Caller:
     """The caller's token and address, read once at the start of the call."""
-    authorization = None
-    for key, value in context.invocation_metadata() or ():
-        if key == "authorization":
-            authorization = value.decode("latin-1") if isinstance(value, bytes) else value
-            break
-    return Caller.of(authorization, peer_of(context, proxies))
+    values = [
+        value.decode("latin-1") if isinstance(value, bytes) else value
+        for key, value in context.invocation_metadata() or ()
+        if key == "authorization"
+    ]
+    return Caller.of(limits.one_authorization(values), peer_of(context, proxies))
 
 
 def _unary(

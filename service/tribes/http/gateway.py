@@ -274,11 +274,19 @@ class Gateway:
     def _call(self, route: Route) -> Callable[..., Any]:
         return self.games.operation(route.method.name)
 
+    def _caller(self, request: web.Request, *, query_token: bool) -> Caller:
+        """The caller: its one ``Authorization`` header, or where the door allows it (a
+        stream a browser opens, which cannot set headers) its one ``access_token``."""
+        authorization = limits.one_authorization(request.headers.getall("Authorization", []))
+        if authorization is None and query_token:
+            tokens = limits.one_authorization(
+                request.query.getall("access_token", []), "access_token"
+            )
+            authorization = None if tokens is None else f"Bearer {tokens}"
+        return Caller.of(authorization, self._peer(request))
+
     async def _request(self, route: Route, request: web.Request) -> tuple[Caller, Message]:
-        authorization = request.headers.get("Authorization")
-        if authorization is None and route.streaming and "access_token" in request.query:
-            authorization = f"Bearer {request.query['access_token']}"
-        caller = Caller.of(authorization, self._peer(request))
+        caller = self._caller(request, query_token=route.streaming)
         body = await request.read() if route.body else b""
         message = build_request(route, request.match_info, request.query.items(), body)
         return caller, message
@@ -347,10 +355,7 @@ class Gateway:
         ((variable, _),) = variables
 
         async def handle(request: web.Request) -> web.StreamResponse:
-            authorization = request.headers.get("Authorization")
-            if authorization is None and "access_token" in request.query:
-                authorization = f"Bearer {request.query['access_token']}"
-            caller = Caller.of(authorization, self._peer(request))
+            caller = self._caller(request, query_token=True)
             opened = spb.OpenSession(name=request.match_info[variable])
             held = _version(request.query.get("from_version"))
             if held is not None:
