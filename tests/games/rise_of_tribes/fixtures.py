@@ -271,3 +271,8 @@ def to_conflict(state: State) -> State:
 def top(deck: tuple[Event, ...], event: Event) -> tuple[Event, ...]:
     """The event deck with ``event`` moved to the top."""
     return (event, *(e for e in deck if e is not event))
+
+
+def draw(state: State, event: Event, *roll: Face) -> State:
+    """R's turn starts with ``roll`` and, on doubles, draws ``event`` from the top."""
+    return roll_for_r(replace(state, event_deck=top(state.event_deck, event)), *roll)

@@ -11,11 +11,11 @@ from tests.games.rise_of_tribes.fixtures import (
     Y,
     build,
     do,
+    draw,
     key,
     keys,
     roll_for_r,
     slot,
-    top,
 )
 from tribes.engine.driver import play
 from tribes.games.rise_of_tribes import GAME
@@ -23,25 +23,21 @@ from tribes.games.rise_of_tribes.cards import Event
 from tribes.games.rise_of_tribes.data import MAMMOTH_TAME_FOOD, MAMMOTH_TAME_VP, Face, Terrain
 from tribes.games.rise_of_tribes.maps import Hex
 from tribes.games.rise_of_tribes.moves import PlaceInvaders
-from tribes.games.rise_of_tribes.state import NOBODY, State, Step
+from tribes.games.rise_of_tribes.state import NOBODY, Step
 
 SUN, MOON, BLANK = Face.SUN, Face.MOON, Face.BLANK
-
-
-def _draw(state: State, event: Event, *roll: Face) -> State:
-    return roll_for_r(replace(state, event_deck=top(state.event_deck, event)), *roll)
 
 
 def test_invaders_go_to_the_unique_least_populated_hex_automatically() -> None:
     """§5.4.1: PlaceInvaders is auto when one hex has the lowest placement population."""
     every = {h: {R: 1} for h in range(15) if h != 9}
-    s = _draw(build(members=every), Event.INVADERS, SUN, SUN)
+    s = draw(build(members=every), Event.INVADERS, SUN, SUN)
     assert s.invader_hex == 9 and s.invaders == 3 and s.step is Step.ACTION
 
 
 def test_invaders_placement_ties_are_the_active_players_choice() -> None:
     """§8.19: empty hexes are the least populated; the active player breaks ties."""
-    s = _draw(build(members={0: {R: 1}, 1: {B: 2}}), Event.INVADERS, SUN, SUN)
+    s = draw(build(members={0: {R: 1}, 1: {B: 2}}), Event.INVADERS, SUN, SUN)
     assert s.step is Step.PLACE_INVADERS and s.actor == R
     assert len(keys(s)) == 13
     before = s
@@ -57,7 +53,7 @@ def test_mammoth_goes_to_a_least_populated_lake() -> None:
         slots=(slot(Event.INVADERS), None),
         invaders=(14, 3),
     )
-    s = _draw(s0, Event.MAMMOTH, MOON, MOON)
+    s = draw(s0, Event.MAMMOTH, MOON, MOON)
     lakes = [h for h, t in enumerate(s.terrain) if t is Terrain.LAKE]
     assert lakes == [3, 6, 9, 13, 14]
     assert s.step is Step.PLACE_MAMMOTH, "four lakes with 1 each tie (14 has 3 invaders)"
@@ -69,7 +65,7 @@ def test_mammoth_goes_to_a_least_populated_lake() -> None:
 def test_tiger_on_draw_bites_every_tribe_there() -> None:
     """§3.7 E10: the tiger goes on a mountain of the active player's choice; all there lose 1."""
     s0 = build(members={2: {R: 2, B: 1}, 5: {G: 1}})
-    s = _draw(s0, Event.SABERTOOTH_TIGER, SUN, SUN)
+    s = draw(s0, Event.SABERTOOTH_TIGER, SUN, SUN)
     mountains = [h for h, t in enumerate(s.terrain) if t is Terrain.MOUNTAIN]
     assert keys(s) == sorted(f"tiger:{key(s, h)}" for h in mountains)
     s = do(s, f"tiger:{key(s, 2)}")
@@ -78,7 +74,7 @@ def test_tiger_on_draw_bites_every_tribe_there() -> None:
 
 def test_mild_winter_is_loaded_with_one_counter_per_player() -> None:
     """§3.7 E6: one counter per player in the game."""
-    s = _draw(build(seats=3, members={0: {R: 1}}), Event.MILD_WINTER, SUN, SUN)
+    s = draw(build(seats=3, members={0: {R: 1}}), Event.MILD_WINTER, SUN, SUN)
     assert s.slots[0] == slot(Event.MILD_WINTER, tokens=3)
 
 
@@ -89,7 +85,7 @@ def test_abandoned_village_round() -> None:
         villages={0: R},
         resources={R: (1, 1, 1), B: (2, 1, 1), G: (0, 1, 1)},
     )
-    s = _draw(s0, Event.ABANDONED_VILLAGE, BLANK, BLANK)
+    s = draw(s0, Event.ABANDONED_VILLAGE, BLANK, BLANK)
     assert s.step is Step.ABANDONED_VILLAGE and s.actor == R
     assert keys(s) == ["av-pass"], "R Controls H0 only, and it has a village"
     s = do(s, "av-pass")
@@ -107,7 +103,7 @@ def test_chieftain_auction() -> None:
         members={0: {R: 1}},
         resources={R: (2, 2, 2), B: (1, 1, 1), G: (0, 0, 0), Y: (3, 0, 0)},
     )
-    s = _draw(s0, Event.CHIEFTAIN, SUN, SUN)
+    s = draw(s0, Event.CHIEFTAIN, SUN, SUN)
     assert s.step is Step.CHIEFTAIN_BID and s.actor == R
     assert keys(s) == ["bid:1", "bid:2", "bid:3", "bid:4", "bid:5", "bid:6", "drop-out"]
     s = do(s, "bid:2")
@@ -128,7 +124,7 @@ def test_chieftain_auction() -> None:
 def test_chieftain_without_bids_goes_back_into_the_deck() -> None:
     """§3.7 E14: nobody bids: the card is shuffled back into the event deck."""
     s0 = build(members={0: {R: 1}})
-    s = _draw(s0, Event.CHIEFTAIN, SUN, SUN)
+    s = draw(s0, Event.CHIEFTAIN, SUN, SUN)
     s = do(s, "drop-out", "drop-out", "drop-out", "drop-out")
     assert s.step is Step.ACTION and Event.CHIEFTAIN in s.event_deck
     assert s.event_discard == () and all(p.vp == 0 for p in s.players)
@@ -137,7 +133,7 @@ def test_chieftain_without_bids_goes_back_into_the_deck() -> None:
 def test_small_chieftain_bid_gives_one_vp() -> None:
     """§3.7 E14: a winning bid under 5 gives 1 VP."""
     s0 = build(members={0: {R: 1}}, resources={B: (1, 0, 0)})
-    s = _draw(s0, Event.CHIEFTAIN, SUN, SUN)
+    s = draw(s0, Event.CHIEFTAIN, SUN, SUN)
     s = do(s, "drop-out", "bid:1", "drop-out", "drop-out")
     assert s.players[B].vp == 1 and s.step is Step.CHIEFTAIN_GIVE and s.actor == B
 
@@ -145,7 +141,7 @@ def test_small_chieftain_bid_gives_one_vp() -> None:
 def test_volcano_second_eruption_and_sun_doubles() -> None:
     """§5.4.3: once placed the volcano just erupts; SUN doubles cost nobody a member."""
     s0 = build(seats=2, members={5: {R: 2}, 2: {B: 3}}, volcano=Hex(3, 0))
-    s = _draw(s0, Event.VOLCANO, SUN, SUN)
+    s = draw(s0, Event.VOLCANO, SUN, SUN)
     assert s.volcano == Hex(3, 0) and s.step is Step.ACTION
     assert s.members[5][R] == 2 and s.members[2][B] == 3
     assert s.players[R].resources == (0, 0, 1) and s.players[B].resources == (0, 0, 1)
@@ -154,7 +150,7 @@ def test_volcano_second_eruption_and_sun_doubles() -> None:
 def test_volcano_losses_go_round_from_the_active_player() -> None:
     """§5.4.3: near tribes lose in seat order from the active player; single hexes are auto."""
     s0 = build(seats=2, members={2: {B: 3}, 5: {R: 1, B: 1}, 4: {R: 1}}, volcano=Hex(3, 0))
-    s = _draw(s0, Event.VOLCANO, MOON, MOON)
+    s = draw(s0, Event.VOLCANO, MOON, MOON)
     # R loses its only volcano-adjacent member (H5) automatically; B chooses between H2/H5
     assert s.step is Step.VOLCANO_LOSS and s.actor == B
     assert s.members[5][R] == 0
@@ -165,7 +161,7 @@ def test_volcano_losses_go_round_from_the_active_player() -> None:
 def test_volcano_is_placed_anywhere_without_own_members_nearby() -> None:
     """§5.4.1: with no own hex next to a site, every site is legal."""
     s0 = build(seats=2, members={4: {R: 1}, 0: {B: 1}})
-    s = _draw(s0, Event.VOLCANO, BLANK, BLANK)
+    s = draw(s0, Event.VOLCANO, BLANK, BLANK)
     assert len(keys(s)) == 8
 
 
@@ -218,7 +214,7 @@ def test_drought_leaves_on_the_next_doubles() -> None:
 
 def test_player_outside_the_decision_cannot_move() -> None:
     """Only the pending actor has legal moves (the driver refuses the others)."""
-    s = _draw(build(members={0: {R: 1}}), Event.CHIEFTAIN, SUN, SUN)
+    s = draw(build(members={0: {R: 1}}), Event.CHIEFTAIN, SUN, SUN)
     assert GAME.legal_moves(s, B) == ()
     assert GAME.to_act(s) == (R,)
     moved = play(GAME, s, R, GAME.legal_moves(s, R)[-1])
