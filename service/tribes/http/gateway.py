@@ -279,10 +279,10 @@ class Gateway:
         stream a browser opens, which cannot set headers) its one ``access_token``."""
         authorization = limits.one_authorization(request.headers.getall("Authorization", []))
         if authorization is None and query_token:
-            tokens = limits.one_authorization(
+            token = limits.one_authorization(
                 request.query.getall("access_token", []), "access_token"
             )
-            authorization = None if tokens is None else f"Bearer {tokens}"
+            authorization = None if token is None else f"Bearer {token}"
         return Caller.of(authorization, self._peer(request))
 
     async def _request(self, route: Route, request: web.Request) -> tuple[Caller, Message]:
