@@ -106,14 +106,12 @@ async def test_a_state_read_while_watched_is_kept_as_the_latest(replicas: Pair) 
     await a.create("g1", b"m", b"s0")
     a.read_while_watched("g1", Change(1, b"s0"))
     assert a.latest("g1") is None  # nobody watches the game here
-    async with a.watch("g1"):
+    async with a.watch("g1") as mailbox:
         a.read_while_watched("g1", Change(1, b"s0"))
         assert a.latest("g1") == Change(1, b"s0")
         await b.commit("g1", 1, b"s1", b"e", finished=False)
-        for _ in range(500):  # through the feed
-            if a.latest("g1") == Change(2, b"s1"):
-                break
-            await asyncio.sleep(0.01)
+        async with asyncio.timeout(5):
+            assert await mailbox.get() == Change(2, b"s1")  # through the feed
         a.read_while_watched("g1", Change(1, b"s0"))  # a read that the commit overtook
         assert a.latest("g1") == Change(2, b"s1")
     assert a.latest("g1") is None
